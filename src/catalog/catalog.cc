@@ -1,0 +1,493 @@
+#include "catalog/catalog.h"
+
+#include <algorithm>
+#include <functional>
+#include <map>
+#include <set>
+#include <tuple>
+
+#include "catalog/tsv.h"
+#include "core/embedded.h"
+#include "core/text.h"
+
+namespace cudamatch {
+
+namespace {
+
+// Reads typed cells from one row; the first failure is kept and names file, line and column.
+class RowReader {
+ public:
+  RowReader(const TsvTable& table, const TsvRow& row) : table_(table), row_(row) {}
+
+  std::string_view Str(int col) const { return row_.cells[col]; }
+
+  template <typename T>
+  std::optional<T> Opt(int col) {
+    std::string_view cell = row_.cells[col];
+    if (cell.empty()) return std::nullopt;
+    auto parsed = T::Parse(cell);
+    if (!parsed) {
+      Fail(col, parsed.error());
+      return std::nullopt;
+    }
+    return std::move(*parsed);
+  }
+
+  template <typename T>
+  T Req(int col) {
+    if (row_.cells[col].empty()) {
+      Fail(col, "required value is empty");
+      return T{};
+    }
+    return Opt<T>(col).value_or(T{});
+  }
+
+  template <typename T>
+  std::vector<T> List(int col) {
+    std::vector<T> out;
+    for (const std::string& item : SplitNonEmpty(row_.cells[col], ';')) {
+      auto parsed = T::Parse(item);
+      if (!parsed) {
+        Fail(col, parsed.error());
+        return {};
+      }
+      out.push_back(std::move(*parsed));
+    }
+    return out;
+  }
+
+  std::optional<int> Int(int col) {
+    std::string_view cell = row_.cells[col];
+    if (cell.empty()) return std::nullopt;
+    auto n = ParseUint(cell);
+    if (!n || *n > 100000) {
+      Fail(col, "malformed number " + Quote(cell));
+      return std::nullopt;
+    }
+    return static_cast<int>(*n);
+  }
+
+  std::string Month(int col) {
+    std::string_view cell = row_.cells[col];
+    if (cell.empty()) return "";
+    bool ok = cell.size() == 7 && cell[4] == '-' && ParseUint(cell.substr(0, 4)) &&
+              ParseUint(cell.substr(5, 2)) && *ParseUint(cell.substr(5, 2)) >= 1 &&
+              *ParseUint(cell.substr(5, 2)) <= 12;
+    if (!ok) Fail(col, "malformed month " + Quote(cell) + " (expected YYYY-MM)");
+    return std::string(cell);
+  }
+
+  Provenance Prov(int source_col, int notes_col) {
+    Provenance p;
+    p.sources = SplitNonEmpty(row_.cells[source_col], ';');
+    if (p.sources.empty()) Fail(source_col, "row has no source");
+    if (notes_col >= 0) p.notes = std::string(row_.cells[notes_col]);
+    p.line = row_.line;
+    return p;
+  }
+
+  void Fail(int col, std::string_view message) {
+    if (!error_) error_ = CellError(table_, row_, col, message);
+  }
+  const std::optional<Error>& error() const { return error_; }
+
+ private:
+  const TsvTable& table_;
+  const TsvRow& row_;
+  std::optional<Error> error_;
+};
+
+struct TableSpec {
+  std::string_view file;
+  std::vector<std::string_view> header;
+  // Parses one row into the catalog; the returned key orders and de-duplicates rows.
+  std::function<std::optional<Error>(RowReader&, Catalog&)> parse_row;
+};
+
+template <typename T>
+std::optional<Error> Done(RowReader& r, std::vector<T>& rows, T row) {
+  if (r.error()) return r.error();
+  rows.push_back(std::move(row));
+  return std::nullopt;
+}
+
+InstallEra ParseEra(RowReader& r, int col) {
+  static const std::map<std::string_view, InstallEra> kEras = {
+      {"", InstallEra::kUnknown},          {"direct", InstallEra::kDirect},
+      {"find-links", InstallEra::kFindLinks}, {"extra-index", InstallEra::kExtraIndex},
+      {"index-url", InstallEra::kIndexUrl},   {"lts", InstallEra::kLts}};
+  auto it = kEras.find(r.Str(col));
+  if (it == kEras.end()) {
+    r.Fail(col, "unknown install era " + Quote(r.Str(col)));
+    return InstallEra::kUnknown;
+  }
+  return it->second;
+}
+
+CondaForm ParseConda(RowReader& r, int col) {
+  static const std::map<std::string_view, CondaForm> kForms = {
+      {"", CondaForm::kUnknown},
+      {"cuda-metapackage", CondaForm::kCudaMetapackage},
+      {"cudatoolkit", CondaForm::kCudatoolkit},
+      {"pytorch-cuda", CondaForm::kPytorchCuda},
+      {"none", CondaForm::kNone}};
+  auto it = kForms.find(r.Str(col));
+  if (it == kForms.end()) {
+    r.Fail(col, "unknown conda form " + Quote(r.Str(col)));
+    return CondaForm::kUnknown;
+  }
+  return it->second;
+}
+
+std::vector<uint32_t> ParsePciIds(RowReader& r, int col) {
+  std::vector<uint32_t> ids;
+  for (const std::string& item : SplitNonEmpty(r.Str(col), ';')) {
+    auto id = ParseHex(item);
+    if (!id || item.size() != 4 || *id > 0xffff) {
+      r.Fail(col, "malformed PCI device id " + Quote(item));
+      return {};
+    }
+    ids.push_back(*id);
+  }
+  return ids;
+}
+
+bool IsPlatform(std::string_view p) {
+  return p == "linux-x86_64" || p == "linux-aarch64" || p == "windows-x86_64" ||
+         p == "macos-arm64" || p == "macos-x86_64";
+}
+
+std::vector<TableSpec> Specs() {
+  std::vector<TableSpec> specs;
+  specs.push_back({"meta.tsv", {"key", "value"}, [](RowReader& r, Catalog& c) -> std::optional<Error> {
+                     if (r.Str(0) == "data_date") c.data_date = std::string(r.Str(1));
+                     return r.error();
+                   }});
+  specs.push_back({"sources.tsv", {"id", "title", "where"},
+                   [](RowReader& r, Catalog& c) {
+                     SourceRef s{std::string(r.Str(0)), std::string(r.Str(1)), std::string(r.Str(2))};
+                     if (s.id.empty()) r.Fail(0, "empty source id");
+                     if (s.where.empty()) r.Fail(2, "source has no location");
+                     return Done(r, c.sources, std::move(s));
+                   }});
+  specs.push_back(
+      {"torch_releases.tsv",
+       {"torch", "released", "torchvision", "torchaudio", "python_min", "python_max",
+        "python_experimental", "pypi_default", "install_era", "conda", "source", "notes"},
+       [](RowReader& r, Catalog& c) {
+         TorchRelease t;
+         t.torch = r.Req<Pep440>(0);
+         t.released = r.Month(1);
+         t.torchvision = r.Opt<Pep440>(2);
+         t.torchaudio = r.Opt<Pep440>(3);
+         t.python_min = r.Opt<PyVersion>(4);
+         t.python_max = r.Opt<PyVersion>(5);
+         t.python_experimental = r.List<PyVersion>(6);
+         t.pypi_default = r.Opt<Variant>(7);
+         t.era = ParseEra(r, 8);
+         t.conda = ParseConda(r, 9);
+         t.prov = r.Prov(10, 11);
+         return Done(r, c.torch, std::move(t));
+       }});
+  specs.push_back({"torch_variants.tsv",
+                   {"torch", "platform", "variant", "cudnn", "arch_list", "source", "notes"},
+                   [](RowReader& r, Catalog& c) {
+                     TorchVariant v;
+                     v.torch = r.Req<Pep440>(0);
+                     v.platform = std::string(r.Str(1));
+                     if (!IsPlatform(v.platform)) r.Fail(1, "unknown platform " + Quote(v.platform));
+                     v.variant = r.Req<Variant>(2);
+                     v.cudnn = std::string(r.Str(3));
+                     if (!v.cudnn.empty() && !Pep440::Parse(v.cudnn)) {
+                       r.Fail(3, "malformed cuDNN version " + Quote(v.cudnn));
+                     }
+                     if (!r.Str(4).empty()) {
+                       auto list = ParseArchList(r.Str(4));
+                       if (list) v.arch_list = std::move(*list);
+                       else r.Fail(4, list.error());
+                     }
+                     v.prov = r.Prov(5, 6);
+                     return Done(r, c.torch_variants, std::move(v));
+                   }});
+  specs.push_back({"cuda_toolkits.tsv",
+                   {"cuda", "released", "min_driver_linux", "min_driver_windows", "source", "notes"},
+                   [](RowReader& r, Catalog& c) {
+                     CudaToolkit t;
+                     t.cuda = r.Req<CudaVersion>(0);
+                     t.released = r.Month(1);
+                     t.min_driver_linux = r.Opt<DriverVersion>(2);
+                     if (r.Str(3) == "N/A") t.windows_driver_not_listed = true;
+                     else t.min_driver_windows = r.Opt<DriverVersion>(3);
+                     t.prov = r.Prov(4, 5);
+                     return Done(r, c.toolkits, std::move(t));
+                   }});
+  specs.push_back({"cuda_minor_compat.tsv",
+                   {"major", "min_driver_linux", "min_driver_windows", "source", "notes"},
+                   [](RowReader& r, Catalog& c) {
+                     MinorCompat m;
+                     m.major = r.Int(0).value_or(0);
+                     if (m.major == 0) r.Fail(0, "missing CUDA major");
+                     m.min_driver_linux = r.Opt<DriverVersion>(1);
+                     m.min_driver_windows = r.Opt<DriverVersion>(2);
+                     m.prov = r.Prov(3, 4);
+                     return Done(r, c.minor_compat, std::move(m));
+                   }});
+  specs.push_back({"driver_branches.tsv", {"branch", "max_cuda", "source", "notes"},
+                   [](RowReader& r, Catalog& c) {
+                     DriverBranch b;
+                     b.branch = r.Int(0).value_or(0);
+                     if (b.branch == 0) r.Fail(0, "missing driver branch");
+                     b.max_cuda = r.Opt<CudaVersion>(1);
+                     b.prov = r.Prov(2, 3);
+                     return Done(r, c.branches, std::move(b));
+                   }});
+  specs.push_back({"cuda_targets.tsv",
+                   {"cuda", "min_cc", "max_cc", "targets", "deprecated", "source", "notes"},
+                   [](RowReader& r, Catalog& c) {
+                     CudaTargets t;
+                     t.cuda = r.Req<CudaVersion>(0);
+                     t.min_cc = r.Opt<ComputeCapability>(1);
+                     t.max_cc = r.Opt<ComputeCapability>(2);
+                     t.targets = r.List<ComputeCapability>(3);
+                     t.deprecated = r.List<ComputeCapability>(4);
+                     t.prov = r.Prov(5, 6);
+                     return Done(r, c.targets, std::move(t));
+                   }});
+  specs.push_back({"gpus.tsv",
+                   {"name", "compute_capability", "architecture", "pci_ids", "source", "notes"},
+                   [](RowReader& r, Catalog& c) {
+                     GpuModel g;
+                     g.name = std::string(r.Str(0));
+                     if (g.name.empty()) r.Fail(0, "empty GPU name");
+                     g.cc = r.Req<ComputeCapability>(1);
+                     g.architecture = std::string(r.Str(2));
+                     g.pci_ids = ParsePciIds(r, 3);
+                     g.prov = r.Prov(4, 5);
+                     return Done(r, c.gpus, std::move(g));
+                   }});
+  specs.push_back({"gpu_architectures.tsv",
+                   {"architecture", "compute_capabilities", "first_cuda", "last_cuda",
+                    "min_driver_branch", "last_driver_branch", "source", "notes"},
+                   [](RowReader& r, Catalog& c) {
+                     GpuArchitecture a;
+                     a.name = std::string(r.Str(0));
+                     a.ccs = r.List<ComputeCapability>(1);
+                     if (a.ccs.empty()) r.Fail(1, "architecture lists no compute capability");
+                     a.first_cuda = r.Opt<CudaVersion>(2);
+                     a.last_cuda = r.Opt<CudaVersion>(3);
+                     a.min_driver_branch = r.Int(4);
+                     a.last_driver_branch = r.Int(5);
+                     a.prov = r.Prov(6, 7);
+                     return Done(r, c.architectures, std::move(a));
+                   }});
+  specs.push_back({"cudnn.tsv", {"cudnn_first", "cudnn_last", "cuda", "source", "notes"},
+                   [](RowReader& r, Catalog& c) {
+                     CudnnRelease d;
+                     d.first = r.Req<Pep440>(0);
+                     d.last = r.Req<Pep440>(1);
+                     d.cuda = SplitNonEmpty(r.Str(2), ';');
+                     for (const std::string& item : d.cuda) {
+                       bool ok = EndsWith(item, ".x") ? ParseUint(item.substr(0, item.size() - 2)).has_value()
+                                                      : CudaVersion::Parse(item).ok();
+                       if (!ok) r.Fail(2, "malformed CUDA version " + Quote(item));
+                     }
+                     d.prov = r.Prov(3, 4);
+                     return Done(r, c.cudnn, std::move(d));
+                   }});
+  specs.push_back({"host_compilers.tsv",
+                   {"cuda", "min_gcc", "max_gcc", "min_clang", "max_clang", "source", "notes"},
+                   [](RowReader& r, Catalog& c) {
+                     HostCompiler h;
+                     h.cuda = r.Req<CudaVersion>(0);
+                     h.min_gcc = std::string(r.Str(1));
+                     h.max_gcc = r.Int(2);
+                     h.min_clang = std::string(r.Str(3));
+                     h.max_clang = r.Int(4);
+                     h.prov = r.Prov(5, 6);
+                     return Done(r, c.host_compilers, std::move(h));
+                   }});
+  specs.push_back({"mirrors.tsv", {"name", "kind", "url", "layout", "source", "notes"},
+                   [](RowReader& r, Catalog& c) {
+                     Mirror m{std::string(r.Str(0)), std::string(r.Str(1)), std::string(r.Str(2)),
+                              std::string(r.Str(3)), {}};
+                     if (m.kind != "pypi" && m.kind != "pytorch") r.Fail(1, "unknown mirror kind " + Quote(m.kind));
+                     if (m.layout != "simple" && m.layout != "find-links") {
+                       r.Fail(3, "unknown mirror layout " + Quote(m.layout));
+                     }
+                     if (!StartsWith(m.url, "https://") && !StartsWith(m.url, "http://")) {
+                       r.Fail(2, "mirror URL must start with http(s):// " + Quote(m.url));
+                     }
+                     m.prov = r.Prov(4, 5);
+                     return Done(r, c.mirrors, std::move(m));
+                   }});
+  return specs;
+}
+
+template <typename T, typename Key>
+std::optional<Error> CheckSorted(std::string_view file, const std::vector<T>& rows, Key key,
+                                 size_t first_row = 0) {
+  for (size_t i = first_row + 1; i < rows.size(); ++i) {
+    auto order = key(rows[i - 1]) <=> key(rows[i]);
+    if (order < 0) continue;
+    return Err(std::string(file) + ":" + std::to_string(rows[i].prov.line) + ":1: " +
+               (order == 0 ? "duplicate row" : "row out of order") + " (after line " +
+               std::to_string(rows[i - 1].prov.line) + ")");
+  }
+  return std::nullopt;
+}
+
+std::optional<Error> CheckOrder(const Catalog& c) {
+  std::optional<Error> e;
+  auto first = [&](std::optional<Error> next) {
+    if (!e) e = std::move(next);
+  };
+  first(CheckSorted("torch_releases.tsv", c.torch, [](const TorchRelease& t) { return t.torch; }));
+  first(CheckSorted("torch_variants.tsv", c.torch_variants, [](const TorchVariant& v) {
+    return std::tuple(v.torch, v.platform, VariantSortKey(v.variant));
+  }));
+  first(CheckSorted("cuda_toolkits.tsv", c.toolkits, [](const CudaToolkit& t) { return t.cuda; }));
+  first(CheckSorted("cuda_minor_compat.tsv", c.minor_compat, [](const MinorCompat& m) { return m.major; }));
+  first(CheckSorted("driver_branches.tsv", c.branches, [](const DriverBranch& b) { return b.branch; }));
+  first(CheckSorted("cuda_targets.tsv", c.targets, [](const CudaTargets& t) { return t.cuda; }));
+  first(CheckSorted("gpus.tsv", c.gpus, [](const GpuModel& g) { return g.name; }));
+  first(CheckSorted("gpu_architectures.tsv", c.architectures,
+                    [](const GpuArchitecture& a) { return a.ccs.front(); }));
+  first(CheckSorted("cudnn.tsv", c.cudnn, [](const CudnnRelease& d) { return d.first; }));
+  first(CheckSorted("host_compilers.tsv", c.host_compilers, [](const HostCompiler& h) { return h.cuda; }));
+  first(CheckSorted("mirrors.tsv", c.mirrors, [](const Mirror& m) { return m.name; }));
+  return e;
+}
+
+template <typename T>
+std::optional<Error> CheckSources(std::string_view file, const std::vector<T>& rows,
+                                  const std::set<std::string, std::less<>>& ids) {
+  for (const T& row : rows) {
+    for (const std::string& id : row.prov.sources) {
+      if (!ids.contains(id)) {
+        return Err(std::string(file) + ":" + std::to_string(row.prov.line) +
+                   ": unknown source id " + Quote(id) + " (not in sources.tsv)");
+      }
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<Error> CheckAllSources(const Catalog& c) {
+  std::set<std::string, std::less<>> ids;
+  for (const SourceRef& s : c.sources) {
+    if (!ids.insert(s.id).second) return Err("sources.tsv: duplicate source id " + Quote(s.id));
+  }
+  for (auto e : {CheckSources("torch_releases.tsv", c.torch, ids),
+                 CheckSources("torch_variants.tsv", c.torch_variants, ids),
+                 CheckSources("cuda_toolkits.tsv", c.toolkits, ids),
+                 CheckSources("cuda_minor_compat.tsv", c.minor_compat, ids),
+                 CheckSources("driver_branches.tsv", c.branches, ids),
+                 CheckSources("cuda_targets.tsv", c.targets, ids),
+                 CheckSources("gpus.tsv", c.gpus, ids),
+                 CheckSources("gpu_architectures.tsv", c.architectures, ids),
+                 CheckSources("cudnn.tsv", c.cudnn, ids),
+                 CheckSources("host_compilers.tsv", c.host_compilers, ids),
+                 CheckSources("mirrors.tsv", c.mirrors, ids)}) {
+    if (e) return e;
+  }
+  return std::nullopt;
+}
+
+const std::vector<TableSpec>& AllSpecs() {
+  static const std::vector<TableSpec> kSpecs = Specs();
+  return kSpecs;
+}
+
+}  // namespace
+
+Result<Catalog> ParseCatalog(const std::vector<CatalogFile>& files) {
+  Catalog c;
+  for (const TableSpec& spec : AllSpecs()) {
+    auto file = std::find_if(files.begin(), files.end(),
+                             [&](const CatalogFile& f) { return f.name == spec.file; });
+    if (file == files.end()) return Err("catalog has no " + std::string(spec.file));
+    auto table = ParseTsv(spec.file, file->text, spec.header);
+    if (!table) return Error{table.error()};
+    for (const TsvRow& row : table->rows) {
+      RowReader reader(*table, row);
+      if (auto e = spec.parse_row(reader, c)) return *e;
+    }
+    c.tables.push_back(TableInfo{std::string(spec.file), table->rows.size(), file->origin});
+  }
+  if (c.data_date.empty()) return Err("meta.tsv: no data_date row");
+  if (auto e = CheckOrder(c)) return *e;
+  if (auto e = CheckAllSources(c)) return *e;
+  return c;
+}
+
+Result<ArchList> ParseArchList(std::string_view text) {
+  ArchList out;
+  for (const std::string& item : SplitNonEmpty(text, ';')) {
+    std::string_view s = item;
+    ArchEntry e;
+    if (EndsWith(s, "+PTX")) {
+      e.ptx = true;
+      s.remove_suffix(4);
+    }
+    auto cc = ComputeCapability::Parse(s);
+    if (!cc) return Err("malformed architecture list entry " + Quote(item));
+    e.cc = *cc;
+    out.push_back(e);
+  }
+  if (out.empty()) return Err("empty architecture list " + Quote(text));
+  return out;
+}
+
+std::vector<std::string> ArchListNames(const ArchList& list) {
+  std::vector<std::string> out;
+  for (const ArchEntry& e : list) out.push_back(e.cc.Sm());
+  for (const ArchEntry& e : list) {
+    if (e.ptx) out.push_back(e.cc.Compute());
+  }
+  return out;
+}
+
+std::string_view InstallEraName(InstallEra era) {
+  switch (era) {
+    case InstallEra::kDirect: return "direct";
+    case InstallEra::kFindLinks: return "find-links";
+    case InstallEra::kExtraIndex: return "extra-index";
+    case InstallEra::kIndexUrl: return "index-url";
+    case InstallEra::kLts: return "lts";
+    case InstallEra::kUnknown: break;
+  }
+  return "";
+}
+
+bool CudnnRelease::Supports(const CudaVersion& v) const {
+  for (const std::string& item : cuda) {
+    if (EndsWith(item, ".x")) {
+      if (ParseUint(item.substr(0, item.size() - 2)) == v.major) return true;
+    } else if (auto c = CudaVersion::Parse(item); c && c->SameMinor(v)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+const std::vector<std::string_view>& CatalogFileNames() {
+  static const std::vector<std::string_view> kNames = [] {
+    std::vector<std::string_view> names;
+    for (const TableSpec& spec : AllSpecs()) names.push_back(spec.file);
+    return names;
+  }();
+  return kNames;
+}
+
+const std::vector<CatalogFile>& EmbeddedCatalogFiles() {
+  static const std::vector<CatalogFile> kFiles = [] {
+    std::vector<CatalogFile> files;
+    for (size_t i = 0; i < kEmbeddedCatalogCount; ++i) {
+      files.push_back(CatalogFile{kEmbeddedCatalog[i].name, "embedded", kEmbeddedCatalog[i].text});
+    }
+    return files;
+  }();
+  return kFiles;
+}
+
+}  // namespace cudamatch

@@ -1,0 +1,180 @@
+// Typed compatibility tables parsed from the catalog's TSV files (catalog/README.md describes
+// every table). Parsed once; every row keeps its sources and the line it came from.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/result.h"
+#include "core/version.h"
+
+namespace cudamatch {
+
+struct Provenance {
+  std::vector<std::string> sources;  // ids into Catalog::sources
+  std::string notes;
+  int line = 0;
+};
+
+struct ArchEntry {
+  ComputeCapability cc;
+  bool ptx = false;  // the wheel also carries PTX for this capability
+};
+using ArchList = std::vector<ArchEntry>;
+
+// "3.7;5.0;6.0;7.0;7.5;8.0;8.6+PTX"
+Result<ArchList> ParseArchList(std::string_view text);
+// {"sm_37", ..., "sm_86", "compute_86"}: SASS entries, then PTX entries.
+std::vector<std::string> ArchListNames(const ArchList& list);
+
+enum class InstallEra { kUnknown, kDirect, kFindLinks, kExtraIndex, kIndexUrl, kLts };
+enum class CondaForm { kUnknown, kCudaMetapackage, kCudatoolkit, kPytorchCuda, kNone };
+std::string_view InstallEraName(InstallEra era);
+
+struct SourceRef {
+  std::string id;
+  std::string title;
+  std::string where;
+};
+
+struct TorchRelease {
+  Pep440 torch;
+  std::string released;  // "2024-06" or ""
+  std::optional<Pep440> torchvision;
+  std::optional<Pep440> torchaudio;
+  std::optional<PyVersion> python_min;
+  std::optional<PyVersion> python_max;
+  std::vector<PyVersion> python_experimental;
+  std::optional<Variant> pypi_default;
+  InstallEra era = InstallEra::kUnknown;
+  CondaForm conda = CondaForm::kUnknown;
+  Provenance prov;
+};
+
+struct TorchVariant {
+  Pep440 torch;
+  std::string platform;  // "linux-x86_64"
+  Variant variant;
+  std::string cudnn;                 // "8.9.2.26" or ""
+  std::optional<ArchList> arch_list;  // nullopt = unknown
+  Provenance prov;
+};
+
+struct CudaToolkit {
+  CudaVersion cuda;  // full release, 12.4.1
+  std::string released;
+  std::optional<DriverVersion> min_driver_linux;
+  std::optional<DriverVersion> min_driver_windows;
+  bool windows_driver_not_listed = false;  // NVIDIA's "N/A"
+  Provenance prov;
+};
+
+struct MinorCompat {
+  int major = 0;
+  std::optional<DriverVersion> min_driver_linux;
+  std::optional<DriverVersion> min_driver_windows;
+  Provenance prov;
+};
+
+struct DriverBranch {
+  int branch = 0;
+  std::optional<CudaVersion> max_cuda;
+  Provenance prov;
+};
+
+struct CudaTargets {
+  CudaVersion cuda;  // major.minor
+  std::optional<ComputeCapability> min_cc;
+  std::optional<ComputeCapability> max_cc;
+  std::vector<ComputeCapability> targets;  // empty = only the range is known
+  std::vector<ComputeCapability> deprecated;
+  Provenance prov;
+};
+
+struct GpuModel {
+  std::string name;
+  ComputeCapability cc;
+  std::string architecture;
+  std::vector<uint32_t> pci_ids;
+  Provenance prov;
+};
+
+struct GpuArchitecture {
+  std::string name;
+  std::vector<ComputeCapability> ccs;
+  std::optional<CudaVersion> first_cuda;
+  std::optional<CudaVersion> last_cuda;
+  std::optional<int> min_driver_branch;
+  std::optional<int> last_driver_branch;
+  Provenance prov;
+};
+
+struct CudnnRelease {
+  Pep440 first;
+  Pep440 last;
+  std::vector<std::string> cuda;  // "12.1" or "12.x"
+  Provenance prov;
+
+  bool Supports(const CudaVersion& cuda_version) const;
+};
+
+struct HostCompiler {
+  CudaVersion cuda;
+  std::string min_gcc;
+  std::optional<int> max_gcc;
+  std::string min_clang;
+  std::optional<int> max_clang;
+  Provenance prov;
+};
+
+struct Mirror {
+  std::string name;
+  std::string kind;    // "pypi" or "pytorch"
+  std::string url;
+  std::string layout;  // "simple" or "find-links"
+  Provenance prov;
+};
+
+struct TableInfo {
+  std::string file;
+  size_t rows = 0;
+  std::string origin;  // "embedded" or the file path it was read from
+};
+
+struct Catalog {
+  std::string data_date;
+  std::vector<TableInfo> tables;
+  std::vector<SourceRef> sources;
+  std::vector<TorchRelease> torch;
+  std::vector<TorchVariant> torch_variants;
+  std::vector<CudaToolkit> toolkits;
+  std::vector<MinorCompat> minor_compat;
+  std::vector<DriverBranch> branches;
+  std::vector<CudaTargets> targets;
+  std::vector<GpuModel> gpus;
+  std::vector<GpuArchitecture> architectures;
+  std::vector<CudnnRelease> cudnn;
+  std::vector<HostCompiler> host_compilers;
+  std::vector<Mirror> mirrors;
+};
+
+struct CatalogFile {
+  std::string name;    // "torch_releases.tsv"
+  std::string origin;  // "embedded" or a path
+  std::string_view text;
+};
+
+// The file names every catalog has, in load order.
+const std::vector<std::string_view>& CatalogFileNames();
+
+// Parses every table, checks rows are sorted and unique by key and that every source id
+// resolves. Errors name file, line and column.
+Result<Catalog> ParseCatalog(const std::vector<CatalogFile>& files);
+
+// The tables compiled into the binary.
+const std::vector<CatalogFile>& EmbeddedCatalogFiles();
+
+}  // namespace cudamatch

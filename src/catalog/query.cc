@@ -1,0 +1,344 @@
+#include "catalog/query.h"
+
+#include <algorithm>
+#include <map>
+
+#include "core/text.h"
+
+namespace cudamatch {
+
+// ---- PyTorch ----
+
+const TorchRelease* FindTorch(const Catalog& c, const Pep440& v) {
+  Pep440 pub = v.WithoutLocal();
+  for (const TorchRelease& t : c.torch) {
+    if (t.torch == pub) return &t;
+  }
+  return nullptr;
+}
+
+namespace {
+
+std::vector<const TorchRelease*> TorchWhere(const Catalog& c, const Pep440& v,
+                                            std::optional<Pep440> TorchRelease::*field) {
+  Pep440 pub = v.WithoutLocal();
+  std::vector<const TorchRelease*> out;
+  for (const TorchRelease& t : c.torch) {
+    if ((t.*field) && *(t.*field) == pub) out.push_back(&t);
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<const TorchRelease*> TorchForVision(const Catalog& c, const Pep440& v) {
+  return TorchWhere(c, v, &TorchRelease::torchvision);
+}
+
+std::vector<const TorchRelease*> TorchForAudio(const Catalog& c, const Pep440& v) {
+  return TorchWhere(c, v, &TorchRelease::torchaudio);
+}
+
+std::vector<const TorchVariant*> VariantsOf(const Catalog& c, const Pep440& torch,
+                                            std::string_view platform) {
+  Pep440 pub = torch.WithoutLocal();
+  std::vector<const TorchVariant*> out;
+  for (const TorchVariant& v : c.torch_variants) {
+    if (v.platform == platform && v.torch == pub) out.push_back(&v);
+  }
+  return out;
+}
+
+const TorchVariant* FindVariant(const Catalog& c, const Pep440& torch, std::string_view platform,
+                                std::string_view tag) {
+  for (const TorchVariant* v : VariantsOf(c, torch, platform)) {
+    if (v->variant.tag == tag) return v;
+  }
+  return nullptr;
+}
+
+std::vector<const TorchRelease*> NearestTorch(const Catalog& c, const Pep440& v, size_t limit) {
+  std::vector<const TorchRelease*> all;
+  for (const TorchRelease& t : c.torch) all.push_back(&t);
+  auto distance = [&](const TorchRelease* t) {
+    int64_t d = 0;
+    for (size_t i = 0; i < 3; ++i) {
+      d = d * 1000 + std::abs(t->torch.Part(i) - v.Part(i));
+    }
+    return d;
+  };
+  std::stable_sort(all.begin(), all.end(),
+                   [&](const TorchRelease* a, const TorchRelease* b) { return distance(a) < distance(b); });
+  if (all.size() > limit) all.resize(limit);
+  return all;
+}
+
+PythonFit FitPython(const TorchRelease& t, const PyVersion& py) {
+  for (const PyVersion& e : t.python_experimental) {
+    if (e == py) return PythonFit::kExperimental;
+  }
+  if (!t.python_min || !t.python_max) return PythonFit::kUnknown;
+  PyVersion plain = py;
+  plain.freethreaded = false;
+  if (py.freethreaded) return PythonFit::kUnsupported;  // only listed free-threaded builds exist
+  if (plain >= *t.python_min && plain <= *t.python_max) return PythonFit::kSupported;
+  return PythonFit::kUnsupported;
+}
+
+// ---- CUDA and drivers ----
+
+std::vector<const CudaToolkit*> ToolkitReleases(const Catalog& c, const CudaVersion& minor) {
+  std::vector<const CudaToolkit*> out;
+  for (const CudaToolkit& t : c.toolkits) {
+    if (t.cuda.SameMinor(minor)) out.push_back(&t);
+  }
+  return out;
+}
+
+const MinorCompat* MinorCompatFor(const Catalog& c, int cuda_major) {
+  for (const MinorCompat& m : c.minor_compat) {
+    if (m.major == cuda_major) return &m;
+  }
+  return nullptr;
+}
+
+DriverRequirement MinDriverFor(const Catalog& c, const CudaVersion& cuda, Os os) {
+  DriverRequirement req;
+  for (const CudaToolkit* t : ToolkitReleases(c, cuda)) {
+    const auto& min = os == Os::kWindows ? t->min_driver_windows : t->min_driver_linux;
+    if (os == Os::kWindows && t->windows_driver_not_listed) req.windows_not_listed = true;
+    if (min && (!req.toolkit_min || *min < *req.toolkit_min)) req.toolkit_min = min;
+  }
+  if (const MinorCompat* m = MinorCompatFor(c, cuda.major)) {
+    req.minor_compat = os == Os::kWindows ? m->min_driver_windows : m->min_driver_linux;
+  }
+  return req;
+}
+
+const DriverBranch* FindBranch(const Catalog& c, int branch) {
+  for (const DriverBranch& b : c.branches) {
+    if (b.branch == branch) return &b;
+  }
+  return nullptr;
+}
+
+DriverCuda MaxCudaForDriver(const Catalog& c, const DriverVersion& driver, Os os) {
+  DriverCuda out;
+  if (os == Os::kLinux) {
+    if (const DriverBranch* b = FindBranch(c, driver.branch()); b && b->max_cuda) {
+      out.cuda = b->max_cuda;
+      out.from_branch_table = true;
+      return out;
+    }
+  }
+  // The newest CUDA minor whose first release's minimum driver this driver meets.
+  std::map<std::pair<int, int>, std::optional<DriverVersion>> minima;
+  for (const CudaToolkit& t : c.toolkits) {
+    const auto& min = os == Os::kWindows ? t.min_driver_windows : t.min_driver_linux;
+    auto key = std::pair(t.cuda.major, t.cuda.minor);
+    auto [it, inserted] = minima.try_emplace(key, min);
+    if (!inserted && min && (!it->second || *min < *it->second)) it->second = min;
+  }
+  for (const auto& [key, min] : minima) {
+    if (!min) {
+      if (out.cuda) out.lower_bound = true;
+      continue;
+    }
+    if (driver >= *min) {
+      out.cuda = CudaVersion{key.first, key.second, std::nullopt};
+      out.lower_bound = false;
+    } else {
+      break;
+    }
+  }
+  return out;
+}
+
+DriverFit FitDriverCuda(const Catalog& c, const CudaVersion& driver_cuda,
+                        const std::optional<DriverVersion>& driver, const CudaVersion& cuda, Os os) {
+  if (driver_cuda.major > cuda.major) return DriverFit::kFull;
+  if (driver_cuda.major < cuda.major) return DriverFit::kTooOld;
+  if (driver_cuda.minor >= cuda.minor) return DriverFit::kFull;
+  const MinorCompat* mc = MinorCompatFor(c, cuda.major);
+  if (mc == nullptr) return cuda.major < 11 ? DriverFit::kTooOld : DriverFit::kUnknown;
+  const auto& floor = os == Os::kWindows ? mc->min_driver_windows : mc->min_driver_linux;
+  if (!floor) return DriverFit::kUnknown;
+  if (driver) return *driver >= *floor ? DriverFit::kMinorCompat : DriverFit::kTooOld;
+  // Only the driver's CUDA is known: its toolkit's minimum driver bounds the driver from below.
+  DriverRequirement req = MinDriverFor(c, driver_cuda, os);
+  if (req.toolkit_min && *req.toolkit_min >= *floor) return DriverFit::kMinorCompat;
+  return DriverFit::kUnknown;
+}
+
+DriverFit FitDriver(const Catalog& c, const DriverVersion& driver, const CudaVersion& cuda, Os os) {
+  DriverCuda served = MaxCudaForDriver(c, driver, os);
+  if (served.cuda && !served.lower_bound) return FitDriverCuda(c, *served.cuda, driver, cuda, os);
+  if (served.cuda && *served.cuda >= cuda.Truncated()) return DriverFit::kFull;
+  DriverRequirement req = MinDriverFor(c, cuda, os);
+  if (req.toolkit_min && driver >= *req.toolkit_min) return DriverFit::kFull;
+  if (req.minor_compat && driver >= *req.minor_compat) return DriverFit::kMinorCompat;
+  if (req.minor_compat || (req.toolkit_min && cuda.major < 11)) return DriverFit::kTooOld;
+  return DriverFit::kUnknown;
+}
+
+// ---- GPUs ----
+
+namespace {
+
+std::string ShortKey(std::string_view name) {
+  std::string key = AlnumKey(name);
+  for (std::string_view prefix : {"nvidia", "geforce"}) {
+    if (StartsWith(key, prefix)) key = key.substr(prefix.size());
+  }
+  return key;
+}
+
+}  // namespace
+
+GpuMatch MatchGpuName(const Catalog& c, std::string_view query) {
+  GpuMatch match;
+  std::string full = AlnumKey(query), key = ShortKey(query);
+  if (key.empty()) return match;
+  int best_tier = 4;
+  for (const GpuModel& g : c.gpus) {
+    std::string gk = ShortKey(g.name);
+    int tier = AlnumKey(g.name) == full || gk == key ? 1
+               : EndsWith(gk, key)                  ? 2
+               : gk.find(key) != std::string::npos  ? 3
+                                                    : 4;
+    if (tier < best_tier) {
+      best_tier = tier;
+      match.models.clear();
+    }
+    if (tier == best_tier && tier < 4) match.models.push_back(&g);
+  }
+  if (!match.models.empty()) {
+    std::stable_sort(match.models.begin(), match.models.end(), [](const GpuModel* a, const GpuModel* b) {
+      return a->name.size() < b->name.size();
+    });
+    return match;
+  }
+  std::vector<std::pair<size_t, const GpuModel*>> scored;
+  for (const GpuModel& g : c.gpus) scored.emplace_back(EditDistance(ShortKey(g.name), key), &g);
+  std::stable_sort(scored.begin(), scored.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  size_t max_distance = std::max<size_t>(2, key.size() / 3);
+  for (const auto& [d, g] : scored) {
+    if (d > max_distance || match.suggestions.size() >= 3) break;
+    match.suggestions.push_back(g->name);
+  }
+  return match;
+}
+
+std::vector<const GpuModel*> GpusByPciId(const Catalog& c, uint32_t device_id) {
+  std::vector<const GpuModel*> out;
+  for (const GpuModel& g : c.gpus) {
+    if (std::find(g.pci_ids.begin(), g.pci_ids.end(), device_id) != g.pci_ids.end()) out.push_back(&g);
+  }
+  return out;
+}
+
+std::vector<const GpuModel*> GpusByCc(const Catalog& c, const ComputeCapability& cc) {
+  std::vector<const GpuModel*> out;
+  for (const GpuModel& g : c.gpus) {
+    if (g.cc.major == cc.major && g.cc.minor == cc.minor) out.push_back(&g);
+  }
+  return out;
+}
+
+const GpuArchitecture* ArchitectureFor(const Catalog& c, const ComputeCapability& cc) {
+  for (const GpuArchitecture& a : c.architectures) {
+    for (const ComputeCapability& x : a.ccs) {
+      if (x.major == cc.major && x.minor == cc.minor) return &a;
+    }
+  }
+  return nullptr;
+}
+
+namespace {
+
+bool Targets(const CudaTargets& t, const ComputeCapability& cc) {
+  ComputeCapability plain{cc.major, cc.minor, 0};
+  if (!t.targets.empty()) return std::find(t.targets.begin(), t.targets.end(), plain) != t.targets.end();
+  return t.min_cc && t.max_cc && plain >= *t.min_cc && plain <= *t.max_cc;
+}
+
+}  // namespace
+
+std::optional<CudaVersion> FirstCudaFor(const Catalog& c, const ComputeCapability& cc) {
+  for (const CudaTargets& t : c.targets) {
+    if (Targets(t, cc)) return t.cuda;
+  }
+  return std::nullopt;
+}
+
+std::optional<CudaVersion> LastCudaFor(const Catalog& c, const ComputeCapability& cc) {
+  std::optional<CudaVersion> last;
+  for (const CudaTargets& t : c.targets) {
+    if (Targets(t, cc)) last = t.cuda;
+  }
+  return last;
+}
+
+const CudaTargets* TargetsFor(const Catalog& c, const CudaVersion& cuda) {
+  for (const CudaTargets& t : c.targets) {
+    if (t.cuda.SameMinor(cuda)) return &t;
+  }
+  return nullptr;
+}
+
+ArchFit FitArch(const ArchList& list, const ComputeCapability& gpu) {
+  ArchFit best;
+  for (const ArchEntry& e : list) {
+    bool sass = e.cc.suffix == 'a' ? (e.cc.major == gpu.major && e.cc.minor == gpu.minor)
+                                   : (e.cc.major == gpu.major && e.cc.minor <= gpu.minor);
+    if (sass && (best.fit != KernelFit::kSass || e.cc > best.via)) best = ArchFit{KernelFit::kSass, e.cc};
+  }
+  if (best.fit == KernelFit::kSass) return best;
+  for (const ArchEntry& e : list) {
+    ComputeCapability plain{e.cc.major, e.cc.minor, 0};
+    if (e.ptx && plain <= ComputeCapability{gpu.major, gpu.minor, 0} &&
+        (best.fit == KernelFit::kNone || e.cc > best.via)) {
+      best = ArchFit{KernelFit::kPtx, e.cc};
+    }
+  }
+  return best;
+}
+
+// ---- cuDNN and compilers ----
+
+const CudnnRelease* CudnnFor(const Catalog& c, const Pep440& cudnn) {
+  Pep440 v = cudnn.WithoutLocal();
+  v.release.resize(std::min<size_t>(v.release.size(), 3));
+  for (const CudnnRelease& d : c.cudnn) {
+    if (v >= d.first && v <= d.last) return &d;
+  }
+  return nullptr;
+}
+
+const HostCompiler* HostCompilerFor(const Catalog& c, const CudaVersion& cuda) {
+  for (const HostCompiler& h : c.host_compilers) {
+    if (h.cuda.SameMinor(cuda)) return &h;
+  }
+  return nullptr;
+}
+
+const SourceRef* FindSource(const Catalog& c, std::string_view id) {
+  for (const SourceRef& s : c.sources) {
+    if (s.id == id) return &s;
+  }
+  return nullptr;
+}
+
+const Mirror* FindMirror(const Catalog& c, std::string_view name_or_url) {
+  std::string want = ToLower(name_or_url);
+  while (!want.empty() && want.back() == '/') want.pop_back();
+  for (const Mirror& m : c.mirrors) {
+    std::string url = ToLower(m.url);
+    while (!url.empty() && url.back() == '/') url.pop_back();
+    if (ToLower(m.name) == want || url == want || StartsWith(want, url + "/")) return &m;
+  }
+  return nullptr;
+}
+
+}  // namespace cudamatch

@@ -1,0 +1,101 @@
+// Questions answered from the catalog alone: pairings, driver requirements, GPU identity and
+// NVIDIA's binary-compatibility rules. Pure functions over a parsed Catalog.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "catalog/catalog.h"
+#include "core/platform.h"
+#include "core/version.h"
+
+namespace cudamatch {
+
+// ---- PyTorch ----
+
+// The release whose version equals `v` (local label ignored; 1.13 == 1.13.0).
+const TorchRelease* FindTorch(const Catalog& c, const Pep440& v);
+// Every torch release paired with this torchvision / torchaudio version.
+std::vector<const TorchRelease*> TorchForVision(const Catalog& c, const Pep440& v);
+std::vector<const TorchRelease*> TorchForAudio(const Catalog& c, const Pep440& v);
+// The wheel variants of a release on a platform, in catalog order.
+std::vector<const TorchVariant*> VariantsOf(const Catalog& c, const Pep440& torch,
+                                            std::string_view platform);
+const TorchVariant* FindVariant(const Catalog& c, const Pep440& torch, std::string_view platform,
+                                std::string_view tag);
+// Releases nearest to `v` (same major.minor first), for "no such release" answers.
+std::vector<const TorchRelease*> NearestTorch(const Catalog& c, const Pep440& v, size_t limit);
+// Whether a release publishes wheels for this CPython (stable or experimental).
+enum class PythonFit { kSupported, kExperimental, kUnsupported, kUnknown };
+PythonFit FitPython(const TorchRelease& t, const PyVersion& py);
+
+// ---- CUDA and drivers ----
+
+// Every release of one CUDA minor (12.4 -> 12.4.0, 12.4.1), oldest first.
+std::vector<const CudaToolkit*> ToolkitReleases(const Catalog& c, const CudaVersion& minor);
+const MinorCompat* MinorCompatFor(const Catalog& c, int cuda_major);
+
+struct DriverRequirement {
+  std::optional<DriverVersion> toolkit_min;   // the minimum driver of the minor's first release
+  std::optional<DriverVersion> minor_compat;  // the minor-version-compatibility floor of the major
+  bool windows_not_listed = false;            // NVIDIA lists no Windows toolkit driver (13.x)
+};
+DriverRequirement MinDriverFor(const Catalog& c, const CudaVersion& cuda, Os os);
+
+// The newest CUDA a driver serves (what nvidia-smi prints). Linux drivers use the branch table;
+// otherwise (Windows, or a branch the table lacks) the newest CUDA minor whose toolkit minimum
+// the driver meets, a lower bound when a newer minor's minimum is unknown.
+struct DriverCuda {
+  std::optional<CudaVersion> cuda;
+  bool from_branch_table = false;
+  bool lower_bound = false;  // "at least": a newer CUDA's requirement is unknown
+};
+DriverCuda MaxCudaForDriver(const Catalog& c, const DriverVersion& driver, Os os);
+const DriverBranch* FindBranch(const Catalog& c, int branch);
+
+// How a driver runs code built with CUDA runtime `cuda`:
+//   kFull:        the driver serves this CUDA version (or newer);
+//   kMinorCompat: older than the toolkit's driver but above the major's minor-version floor:
+//                 runs, but PTX JIT of newer code and some new APIs fail;
+//   kTooOld:      below the minor-version floor, or a different, newer major: does not run;
+//   kUnknown:     the catalog lacks the facts to say.
+enum class DriverFit { kFull, kMinorCompat, kTooOld, kUnknown };
+DriverFit FitDriver(const Catalog& c, const DriverVersion& driver, const CudaVersion& cuda, Os os);
+DriverFit FitDriverCuda(const Catalog& c, const CudaVersion& driver_cuda,
+                        const std::optional<DriverVersion>& driver, const CudaVersion& cuda, Os os);
+
+// ---- GPUs ----
+
+struct GpuMatch {
+  std::vector<const GpuModel*> models;      // best matches (several when ambiguous)
+  std::vector<std::string> suggestions;     // "did you mean" names when nothing matched
+};
+// "RTX 3090", "3090", "rtx3090", "GeForce RTX 3090", "NVIDIA A100-SXM4-80GB".
+GpuMatch MatchGpuName(const Catalog& c, std::string_view query);
+std::vector<const GpuModel*> GpusByPciId(const Catalog& c, uint32_t device_id);
+std::vector<const GpuModel*> GpusByCc(const Catalog& c, const ComputeCapability& cc);
+const GpuArchitecture* ArchitectureFor(const Catalog& c, const ComputeCapability& cc);
+// The CUDA releases whose nvcc can build SASS for `cc` (first and last), from cuda_targets.
+std::optional<CudaVersion> FirstCudaFor(const Catalog& c, const ComputeCapability& cc);
+std::optional<CudaVersion> LastCudaFor(const Catalog& c, const ComputeCapability& cc);
+const CudaTargets* TargetsFor(const Catalog& c, const CudaVersion& cuda);
+
+// NVIDIA's binary compatibility: SASS for X.Y runs on X.Z with Z >= Y (arch-specific "a"
+// targets only on X.Y itself); PTX for X.Y JIT-compiles on any X'.Y' >= X.Y.
+enum class KernelFit { kSass, kPtx, kNone };
+struct ArchFit {
+  KernelFit fit = KernelFit::kNone;
+  ComputeCapability via;  // the list entry that serves the GPU
+};
+ArchFit FitArch(const ArchList& list, const ComputeCapability& gpu);
+
+// ---- cuDNN and compilers ----
+
+const CudnnRelease* CudnnFor(const Catalog& c, const Pep440& cudnn);
+const HostCompiler* HostCompilerFor(const Catalog& c, const CudaVersion& cuda);
+const SourceRef* FindSource(const Catalog& c, std::string_view id);
+const Mirror* FindMirror(const Catalog& c, std::string_view name_or_url);
+
+}  // namespace cudamatch

@@ -1,0 +1,35 @@
+// Reads the catalog's TSV text: header first, tab-separated cells, '#' comments and blank lines
+// skipped. Errors name the file, line and column and quote the offending text.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/result.h"
+
+namespace cudamatch {
+
+struct TsvRow {
+  int line = 0;
+  std::vector<std::string_view> cells;
+};
+
+struct TsvTable {
+  std::string file;
+  std::vector<std::string> header;
+  std::vector<TsvRow> rows;
+
+  int Column(std::string_view name) const;  // -1 if absent
+};
+
+// Sample (torch_releases.tsv):
+//   torch\treleased\ttorchvision\t...\n2.3.1\t2024-06\t0.18.1\t...
+// `text` must outlive the table (cells point into it).
+Result<TsvTable> ParseTsv(std::string_view file, std::string_view text,
+                          const std::vector<std::string_view>& expected_header);
+
+// "torch_releases.tsv:12:3: <message>" for a cell error.
+Error CellError(const TsvTable& table, const TsvRow& row, int column, std::string_view message);
+
+}  // namespace cudamatch

@@ -1,0 +1,16 @@
+// cudamatch catalog: the data date, row counts per table, and every source.
+#include "cli/common.h"
+#include "report/json.h"
+
+namespace cudamatch {
+
+RunFn RegisterCatalog(CLI::App& app) {
+  app.add_subcommand("catalog", "The embedded data: its date, tables and sources");
+  return [](Context& ctx) {
+    if (ctx.flags.json) Print(CatalogJson(ctx.catalog).dump(2) + "\n");
+    else Print(RenderCatalog(ctx.catalog, ctx.text()));
+    return static_cast<int>(kExitOk);
+  };
+}
+
+}  // namespace cudamatch

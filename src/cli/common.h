@@ -1,0 +1,68 @@
+// What every subcommand shares: the global flags, the loaded catalog, the language and style,
+// the environment captured once in main, and the one exit-code contract.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+#include "catalog/catalog.h"
+#include "core/platform.h"
+#include "report/i18n.h"
+#include "report/style.h"
+#include "report/text.h"
+
+namespace cudamatch {
+
+enum ExitCode { kExitOk = 0, kExitFindings = 1, kExitUsage = 2 };
+
+struct GlobalFlags {
+  bool json = false;
+  std::string lang;
+  std::string color = "auto";
+  std::string catalog_dir;
+  bool verbose = false;
+  std::string os;
+  std::string arch;
+};
+
+struct Context {
+  GlobalFlags flags;
+  Lang lang = Lang::kEn;
+  Style style;
+  Catalog catalog;
+  Platform platform;  // --os / --arch, else this machine's
+  std::map<std::string, std::string> env;
+
+  TextOptions text() const { return TextOptions{lang, style, flags.verbose}; }
+  std::string Env(const std::string& name) const {
+    auto it = env.find(name);
+    return it == env.end() ? "" : it->second;
+  }
+};
+
+// Adds --json, --lang, --color, --catalog, -v, --os, --arch to a command.
+void AddGlobalFlags(CLI::App& app, GlobalFlags& flags);
+// Loads the catalog (embedded, each file overridable from --catalog DIR) and resolves the rest.
+Result<std::unique_ptr<Context>> MakeContext(const GlobalFlags& flags, std::map<std::string, std::string> env,
+                                             bool stdout_is_tty);
+// Reads the catalog: embedded tables, with files from `dir` (when set) taking their place.
+Result<Catalog> LoadCatalog(const std::string& dir);
+
+// Subcommands: each registers its options and returns the function that runs it.
+using RunFn = std::function<int(Context&)>;
+RunFn RegisterDoctor(CLI::App& app);
+RunFn RegisterLookup(CLI::App& app);
+RunFn RegisterTable(CLI::App& app);
+RunFn RegisterCatalog(CLI::App& app);
+RunFn RegisterPlan(CLI::App& app);
+RunFn RegisterCheck(CLI::App& app);
+RunFn RegisterExplain(CLI::App& app);
+
+// Writes to stdout; errors go to stderr as "cudamatch: error: ...".
+void Print(const std::string& text);
+int Fail(const std::string& message, int code = kExitUsage);
+
+}  // namespace cudamatch

@@ -1,0 +1,43 @@
+// cudamatch lookup torch==1.13.0 | torchvision==0.14.0 | cuda==12.4 | driver==470.82.01 | gpu NAME
+#include "catalog/query.h"
+#include "cli/common.h"
+#include "plan/lookup.h"
+#include "report/json.h"
+#include "report/text.h"
+
+namespace cudamatch {
+
+namespace {
+
+struct LookupOptions {
+  std::vector<std::string> args;
+  std::string mirror;
+};
+
+int RunLookup(const LookupOptions& opt, Context& ctx) {
+  auto query = ParseLookupQuery(opt.args);
+  if (!query) return Fail(query.error());
+  const Mirror* mirror = nullptr;
+  if (!opt.mirror.empty()) {
+    mirror = FindMirror(ctx.catalog, opt.mirror);
+    if (mirror == nullptr) return Fail("unknown mirror " + opt.mirror + " (see `cudamatch catalog` for mirrors.tsv)");
+  }
+  auto result = Lookup(ctx.catalog, *query, ctx.platform, mirror);
+  if (!result) return Fail(result.error());
+  if (ctx.flags.json) Print(LookupJson(ctx.catalog, *result).dump(2) + "\n");
+  else Print(RenderLookup(ctx.catalog, *result, ctx.text()));
+  return result->not_found ? kExitFindings : kExitOk;
+}
+
+}  // namespace
+
+RunFn RegisterLookup(CLI::App& app) {
+  auto opt = std::make_shared<LookupOptions>();
+  CLI::App* sub = app.add_subcommand("lookup", "Everything known about one torch/torchvision/torchaudio/CUDA/driver/GPU");
+  sub->add_option("entity", opt->args, "torch==2.3.1, torchvision==0.18.1, cuda==12.4, driver==550.54.14, gpu \"RTX 3090\"")
+      ->required();
+  sub->add_option("--mirror", opt->mirror, "Name or URL of a mirror from mirrors.tsv for the install commands");
+  return [opt](Context& ctx) { return RunLookup(*opt, ctx); };
+}
+
+}  // namespace cudamatch

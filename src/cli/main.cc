@@ -1,0 +1,92 @@
+// The only place that knows argv, the process environment and exit codes.
+#include <unistd.h>
+
+#include <algorithm>
+#include <map>
+
+#include "cli/common.h"
+#include "core/text.h"
+
+extern char** environ;
+
+namespace cudamatch {
+namespace {
+
+std::map<std::string, std::string> CaptureEnvironment() {
+  std::map<std::string, std::string> env;
+  for (char** e = environ; e != nullptr && *e != nullptr; ++e) {
+    std::string_view entry(*e);
+    size_t eq = entry.find('=');
+    if (eq != std::string_view::npos) env.emplace(std::string(entry.substr(0, eq)), std::string(entry.substr(eq + 1)));
+  }
+  return env;
+}
+
+const std::vector<std::string>& Subcommands() {
+  static const std::vector<std::string> kNames = {"doctor", "lookup", "table", "catalog", "plan", "check", "explain"};
+  return kNames;
+}
+
+// `cudamatch` alone, or with only options, runs doctor.
+std::vector<std::string> WithDefaultCommand(int argc, char** argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  for (const std::string& a : args) {
+    if (a == "-h" || a == "--help" || a == "--version") return args;
+    if (std::find(Subcommands().begin(), Subcommands().end(), a) != Subcommands().end()) return args;
+  }
+  args.insert(args.begin(), "doctor");
+  return args;
+}
+
+std::string DidYouMean(const std::string& word) {
+  for (const std::string& name : Subcommands()) {
+    if (EditDistance(word, name) <= 2) return " (did you mean '" + name + "'?)";
+  }
+  return "";
+}
+
+int Run(int argc, char** argv) {
+  CLI::App app{"cudamatch: which CUDA, driver, GPU and PyTorch versions fit together, and why"};
+  app.set_version_flag("--version", std::string("cudamatch ") + CUDAMATCH_VERSION);
+  app.require_subcommand(1, 1);
+  GlobalFlags flags;
+  AddGlobalFlags(app, flags);
+  std::map<std::string, RunFn> runs = {
+      {"doctor", RegisterDoctor(app)}, {"lookup", RegisterLookup(app)},   {"table", RegisterTable(app)},
+      {"catalog", RegisterCatalog(app)}, {"plan", RegisterPlan(app)},     {"check", RegisterCheck(app)},
+      {"explain", RegisterExplain(app)}};
+  for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) sub->fallthrough();
+  std::vector<std::string> args = WithDefaultCommand(argc, argv);
+  std::reverse(args.begin(), args.end());
+  try {
+    app.parse(args);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ExtrasError& e) {
+    std::string extra = args.empty() ? "" : args.back();
+    return Fail(std::string(e.what()) + DidYouMean(extra) + "; see --help");
+  } catch (const CLI::ParseError& e) {
+    return Fail(std::string(e.what()) + "; see --help");
+  }
+  auto ctx = MakeContext(flags, CaptureEnvironment(), isatty(STDOUT_FILENO) == 1);
+  if (!ctx) return Fail(ctx.error());
+  for (const auto& [name, run] : runs) {
+    if (app.got_subcommand(name)) return run(**ctx);
+  }
+  return Fail("no command given; see --help");
+}
+
+}  // namespace
+}  // namespace cudamatch
+
+int main(int argc, char** argv) {
+  try {
+    return cudamatch::Run(argc, argv);
+  } catch (const std::exception& e) {
+    return cudamatch::Fail(std::string("internal error: ") + e.what());
+  }
+}

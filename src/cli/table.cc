@@ -1,0 +1,49 @@
+// cudamatch table torch|cuda|driver|gpu [--since V] [--cuda X.Y] [--cc X.Y]
+#include "cli/common.h"
+#include "report/table.h"
+
+namespace cudamatch {
+
+namespace {
+
+struct TableOptions {
+  std::string which;
+  std::string since;
+  std::string cuda;
+  std::string cc;
+};
+
+int RunTable(const TableOptions& opt, Context& ctx) {
+  TableQuery q;
+  q.which = opt.which;
+  if (!opt.since.empty()) q.since = opt.since;
+  if (!opt.cuda.empty()) {
+    auto v = CudaVersion::Parse(opt.cuda);
+    if (!v) return Fail(v.error());
+    q.cuda = *v;
+  }
+  if (!opt.cc.empty()) {
+    auto v = ComputeCapability::Parse(opt.cc);
+    if (!v) return Fail(v.error());
+    q.cc = *v;
+  }
+  q.platform = ctx.platform.Name();
+  if (Status s = ValidateTableQuery(q); !s.ok()) return Fail(s.error());
+  if (ctx.flags.json) Print(TableJson(ctx.catalog, q).dump(2) + "\n");
+  else Print(RenderTable(ctx.catalog, q, ctx.text()));
+  return kExitOk;
+}
+
+}  // namespace
+
+RunFn RegisterTable(CLI::App& app) {
+  auto opt = std::make_shared<TableOptions>();
+  CLI::App* sub = app.add_subcommand("table", "A whole correspondence table: torch, cuda, driver or gpu");
+  sub->add_option("which", opt->which, "torch, cuda, driver or gpu")->required();
+  sub->add_option("--since", opt->since, "Only rows from this version on");
+  sub->add_option("--cuda", opt->cuda, "torch: only releases with wheels for this CUDA");
+  sub->add_option("--cc", opt->cc, "gpu: only GPUs of this compute capability");
+  return [opt](Context& ctx) { return RunTable(*opt, ctx); };
+}
+
+}  // namespace cudamatch

@@ -1,0 +1,367 @@
+#include "core/fs.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <linux/openat2.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+
+#include "core/text.h"
+
+namespace cudamatch {
+
+// ---- paths ----
+
+std::string NormalizePath(std::string_view path) {
+  std::vector<std::string_view> parts;
+  for (std::string_view p : Split(path, '/')) {
+    if (p.empty() || p == ".") continue;
+    if (p == "..") {
+      if (!parts.empty()) parts.pop_back();
+      continue;
+    }
+    parts.push_back(p);
+  }
+  std::string out;
+  for (std::string_view p : parts) {
+    out += '/';
+    out += p;
+  }
+  return out.empty() ? "/" : out;
+}
+
+std::string JoinPath(std::string_view base, std::string_view rel) {
+  if (StartsWith(rel, "/")) return NormalizePath(rel);
+  return NormalizePath(std::string(base) + "/" + std::string(rel));
+}
+
+std::string_view Dirname(std::string_view path) {
+  size_t pos = path.find_last_of('/');
+  if (pos == std::string_view::npos) return ".";
+  if (pos == 0) return "/";
+  return path.substr(0, pos);
+}
+
+std::string_view Basename(std::string_view path) {
+  size_t pos = path.find_last_of('/');
+  return pos == std::string_view::npos ? path : path.substr(pos + 1);
+}
+
+namespace {
+
+constexpr int kMaxSymlinkHops = 40;
+
+FileType TypeOf(mode_t mode) {
+  if (S_ISREG(mode)) return FileType::kRegular;
+  if (S_ISDIR(mode)) return FileType::kDirectory;
+  if (S_ISLNK(mode)) return FileType::kSymlink;
+  return FileType::kOther;
+}
+
+std::string ErrnoText(int err) { return std::strerror(err); }
+
+class Fd {
+ public:
+  explicit Fd(int fd = -1) : fd_(fd) {}
+  ~Fd() {
+    if (fd_ >= 0) close(fd_);
+  }
+  Fd(const Fd&) = delete;
+  Fd& operator=(const Fd&) = delete;
+  int get() const { return fd_; }
+  bool ok() const { return fd_ >= 0; }
+
+ private:
+  int fd_;
+};
+
+class RealFs : public Fs {
+ public:
+  explicit RealFs(std::string root) : root_(NormalizePath(root)) {
+    root_fd_ = open(root_.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC);
+  }
+  ~RealFs() override {
+    if (root_fd_ >= 0) close(root_fd_);
+  }
+
+  const std::string& root() const override { return root_; }
+
+  Result<std::string> Read(std::string_view path, size_t max_bytes) const override {
+    // Check the type on an O_PATH handle first, so FIFOs and devices are never opened for reading.
+    Fd probe(Open(path, O_PATH));
+    if (!probe.ok()) return Err(Describe(path) + ": " + ErrnoText(errno));
+    struct stat st;
+    if (fstat(probe.get(), &st) != 0) return Err(Describe(path) + ": " + ErrnoText(errno));
+    if (!S_ISREG(st.st_mode)) return Err(Describe(path) + ": not a regular file");
+    Fd fd(Open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY));
+    if (!fd.ok()) return Err(Describe(path) + ": " + ErrnoText(errno));
+    struct stat st2;
+    if (fstat(fd.get(), &st2) != 0 || !S_ISREG(st2.st_mode) || st2.st_ino != st.st_ino) {
+      return Err(Describe(path) + ": changed while being opened");
+    }
+    return ReadAll(fd.get(), path, max_bytes, static_cast<size_t>(st2.st_size));
+  }
+
+  Result<std::vector<std::string>> List(std::string_view path) const override {
+    int raw = Open(path, O_RDONLY | O_DIRECTORY);
+    if (raw < 0) return Err(Describe(path) + ": " + ErrnoText(errno));
+    DIR* dir = fdopendir(raw);
+    if (dir == nullptr) {
+      close(raw);
+      return Err(Describe(path) + ": " + ErrnoText(errno));
+    }
+    std::vector<std::string> names;
+    while (dirent* entry = readdir(dir)) {
+      std::string_view name = entry->d_name;
+      if (name != "." && name != "..") names.emplace_back(name);
+    }
+    closedir(dir);
+    std::sort(names.begin(), names.end());
+    return names;
+  }
+
+  FileInfo Stat(std::string_view path) const override {
+    Fd fd(Open(path, O_PATH));
+    struct stat st;
+    if (!fd.ok() || fstat(fd.get(), &st) != 0) return FileInfo{};
+    return FileInfo{TypeOf(st.st_mode), static_cast<uint64_t>(st.st_size)};
+  }
+
+  FileInfo LStat(std::string_view path) const override {
+    std::string norm = NormalizePath(path);
+    if (norm == "/") return Stat(norm);
+    Fd parent(Open(Dirname(norm), O_PATH | O_DIRECTORY));
+    struct stat st;
+    std::string name(Basename(norm));
+    if (!parent.ok() || fstatat(parent.get(), name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) {
+      return FileInfo{};
+    }
+    return FileInfo{TypeOf(st.st_mode), static_cast<uint64_t>(st.st_size)};
+  }
+
+  Result<std::string> ReadLink(std::string_view path) const override {
+    std::string norm = NormalizePath(path);
+    Fd parent(Open(Dirname(norm), O_PATH | O_DIRECTORY));
+    if (!parent.ok()) return Err(Describe(path) + ": " + ErrnoText(errno));
+    char buf[4096];
+    std::string name(Basename(norm));
+    ssize_t n = readlinkat(parent.get(), name.c_str(), buf, sizeof(buf));
+    if (n < 0) return Err(Describe(path) + ": " + ErrnoText(errno));
+    return std::string(buf, static_cast<size_t>(n));
+  }
+
+  Result<std::string> Resolve(std::string_view path) const override {
+    std::string done = "/";
+    std::vector<std::string> todo;
+    for (std::string_view p : Split(NormalizePath(path), '/')) {
+      if (!p.empty()) todo.emplace_back(p);
+    }
+    std::reverse(todo.begin(), todo.end());
+    int hops = 0;
+    while (!todo.empty()) {
+      std::string part = std::move(todo.back());
+      todo.pop_back();
+      if (part == ".") continue;
+      if (part == "..") {
+        done = std::string(Dirname(done));
+        continue;
+      }
+      std::string next = JoinPath(done, part);
+      FileInfo info = LStat(next);
+      if (!info.exists()) return Err(Describe(path) + ": no such file or directory");
+      if (info.type != FileType::kSymlink) {
+        done = next;
+        continue;
+      }
+      if (++hops > kMaxSymlinkHops) return Err(Describe(path) + ": too many levels of symbolic links");
+      auto target = ReadLink(next);
+      if (!target) return Error{target.error()};
+      if (StartsWith(*target, "/")) done = "/";
+      std::vector<std::string_view> pieces = Split(*target, '/');
+      for (auto it = pieces.rbegin(); it != pieces.rend(); ++it) {
+        if (!it->empty()) todo.emplace_back(*it);
+      }
+    }
+    return done;
+  }
+
+ private:
+  std::string Describe(std::string_view path) const { return NormalizePath(path); }
+
+  // Opens `path` with symbolic links resolved inside the root (openat2 RESOLVE_IN_ROOT; where the
+  // kernel lacks it, the path is resolved by hand first).
+  int Open(std::string_view path, int flags) const {
+    if (root_fd_ < 0) {
+      errno = ENOENT;
+      return -1;
+    }
+    std::string rel = NormalizePath(path).substr(1);
+    if (rel.empty()) rel = ".";
+    if (have_openat2_) {
+      open_how how{};
+      how.flags = static_cast<uint64_t>(flags | O_CLOEXEC);
+      how.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS;
+      long fd = syscall(SYS_openat2, root_fd_, rel.c_str(), &how, sizeof(how));
+      if (fd >= 0 || (errno != ENOSYS && errno != EPERM)) return static_cast<int>(fd);
+      have_openat2_ = false;
+    }
+    if (root_ == "/") return openat(root_fd_, rel.c_str(), flags | O_CLOEXEC);
+    auto resolved = Resolve(path);
+    if (!resolved) {
+      errno = ENOENT;
+      return -1;
+    }
+    std::string inner = resolved->substr(1);
+    return openat(root_fd_, inner.empty() ? "." : inner.c_str(), flags | O_CLOEXEC | O_NOFOLLOW);
+  }
+
+  Result<std::string> ReadAll(int fd, std::string_view path, size_t max_bytes, size_t hint) const {
+    std::string out;
+    out.resize(std::min(max_bytes, std::max<size_t>(hint + 1, 4096)));
+    size_t used = 0;
+    while (used < max_bytes) {
+      if (used == out.size()) out.resize(std::min(max_bytes, out.size() * 2));
+      ssize_t n = read(fd, out.data() + used, out.size() - used);
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0) return Err(Describe(path) + ": " + ErrnoText(errno));
+      if (n == 0) break;
+      used += static_cast<size_t>(n);
+    }
+    out.resize(used);
+    return out;
+  }
+
+  std::string root_;
+  int root_fd_ = -1;
+  mutable bool have_openat2_ = true;
+};
+
+}  // namespace
+
+std::unique_ptr<Fs> MakeRealFs(std::string root) { return std::make_unique<RealFs>(std::move(root)); }
+
+// ---- FakeFs ----
+
+FakeFs::FakeFs() { nodes_["/"] = Node{FileType::kDirectory, "", false}; }
+
+void FakeFs::AddDir(std::string path) {
+  path = NormalizePath(path);
+  while (true) {
+    nodes_.try_emplace(path, Node{FileType::kDirectory, "", false});
+    if (path == "/") break;
+    path = std::string(Dirname(path));
+  }
+}
+
+void FakeFs::AddFile(std::string path, std::string content) {
+  path = NormalizePath(path);
+  AddDir(std::string(Dirname(path)));
+  nodes_[path] = Node{FileType::kRegular, std::move(content), false};
+}
+
+void FakeFs::AddSymlink(std::string path, std::string target) {
+  path = NormalizePath(path);
+  AddDir(std::string(Dirname(path)));
+  nodes_[path] = Node{FileType::kSymlink, std::move(target), false};
+}
+
+void FakeFs::AddSpecial(std::string path) {
+  path = NormalizePath(path);
+  AddDir(std::string(Dirname(path)));
+  nodes_[path] = Node{FileType::kOther, "", false};
+}
+
+void FakeFs::MakeUnreadable(std::string path) { nodes_[NormalizePath(path)].unreadable = true; }
+
+const FakeFs::Node* FakeFs::Find(const std::string& path) const {
+  auto it = nodes_.find(path);
+  return it == nodes_.end() ? nullptr : &it->second;
+}
+
+Result<std::string> FakeFs::ResolveImpl(std::string_view path, bool follow_last) const {
+  std::vector<std::string> todo;
+  for (std::string_view p : Split(NormalizePath(path), '/')) {
+    if (!p.empty()) todo.emplace_back(p);
+  }
+  std::reverse(todo.begin(), todo.end());
+  std::string done = "/";
+  int hops = 0;
+  while (!todo.empty()) {
+    std::string part = std::move(todo.back());
+    todo.pop_back();
+    if (part == "..") {
+      done = std::string(Dirname(done));
+      continue;
+    }
+    std::string next = JoinPath(done, part);
+    const Node* node = Find(next);
+    if (node == nullptr) return Err(next + ": no such file or directory");
+    if (node->type != FileType::kSymlink || (todo.empty() && !follow_last)) {
+      done = next;
+      continue;
+    }
+    if (++hops > kMaxSymlinkHops) return Err(std::string(path) + ": too many levels of symbolic links");
+    if (StartsWith(node->content, "/")) done = "/";
+    std::vector<std::string_view> pieces = Split(node->content, '/');
+    for (auto it = pieces.rbegin(); it != pieces.rend(); ++it) {
+      if (!it->empty() && *it != ".") todo.emplace_back(*it);
+    }
+  }
+  return done;
+}
+
+Result<std::string> FakeFs::Resolve(std::string_view path) const { return ResolveImpl(path, true); }
+
+Result<std::string> FakeFs::Read(std::string_view path, size_t max_bytes) const {
+  reads_.emplace_back(NormalizePath(path));
+  auto resolved = ResolveImpl(path, true);
+  if (!resolved) return Error{resolved.error()};
+  const Node* node = Find(*resolved);
+  if (node->unreadable) return Err(NormalizePath(path) + ": Permission denied");
+  if (node->type != FileType::kRegular) return Err(NormalizePath(path) + ": not a regular file");
+  return node->content.substr(0, max_bytes);
+}
+
+Result<std::vector<std::string>> FakeFs::List(std::string_view path) const {
+  auto resolved = ResolveImpl(path, true);
+  if (!resolved) return Error{resolved.error()};
+  const Node* node = Find(*resolved);
+  if (node->type != FileType::kDirectory) return Err(NormalizePath(path) + ": Not a directory");
+  if (node->unreadable) return Err(NormalizePath(path) + ": Permission denied");
+  std::string prefix = *resolved == "/" ? "/" : *resolved + "/";
+  std::vector<std::string> names;
+  for (auto it = nodes_.lower_bound(prefix); it != nodes_.end() && StartsWith(it->first, prefix); ++it) {
+    std::string_view rest = std::string_view(it->first).substr(prefix.size());
+    if (!rest.empty() && rest.find('/') == std::string_view::npos) names.emplace_back(rest);
+  }
+  return names;
+}
+
+FileInfo FakeFs::Stat(std::string_view path) const {
+  auto resolved = ResolveImpl(path, true);
+  if (!resolved) return FileInfo{};
+  const Node* node = Find(*resolved);
+  return FileInfo{node->type, node->content.size()};
+}
+
+FileInfo FakeFs::LStat(std::string_view path) const {
+  auto resolved = ResolveImpl(path, false);
+  if (!resolved) return FileInfo{};
+  const Node* node = Find(*resolved);
+  return FileInfo{node->type, node->content.size()};
+}
+
+Result<std::string> FakeFs::ReadLink(std::string_view path) const {
+  auto resolved = ResolveImpl(path, false);
+  if (!resolved) return Error{resolved.error()};
+  const Node* node = Find(*resolved);
+  if (node->type != FileType::kSymlink) return Err(NormalizePath(path) + ": not a symbolic link");
+  return node->content;
+}
+
+}  // namespace cudamatch

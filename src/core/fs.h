@@ -1,0 +1,93 @@
+// File access under a root. Every probe reads through an Fs: the real one treats `--root DIR` as
+// "/" (symbolic links resolve inside it, as under chroot) and never blocks on FIFOs or devices;
+// tests use FakeFs, an in-memory tree that records what was read.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/result.h"
+
+namespace cudamatch {
+
+enum class FileType { kMissing, kRegular, kDirectory, kSymlink, kOther };
+
+struct FileInfo {
+  FileType type = FileType::kMissing;
+  uint64_t size = 0;
+  bool exists() const { return type != FileType::kMissing; }
+};
+
+class Fs {
+ public:
+  virtual ~Fs() = default;
+
+  // At most `max_bytes` of a regular file; an error for anything else (directory, FIFO, device).
+  virtual Result<std::string> Read(std::string_view path, size_t max_bytes) const = 0;
+  // Entry names of a directory, sorted, without "." and "..".
+  virtual Result<std::vector<std::string>> List(std::string_view path) const = 0;
+  // Type after following symbolic links (inside the root).
+  virtual FileInfo Stat(std::string_view path) const = 0;
+  // Type of the path itself, not following a final symbolic link.
+  virtual FileInfo LStat(std::string_view path) const = 0;
+  // The target of a symbolic link, as stored.
+  virtual Result<std::string> ReadLink(std::string_view path) const = 0;
+  // The path with every symbolic link resolved inside the root.
+  virtual Result<std::string> Resolve(std::string_view path) const = 0;
+  // The root as given ("/" for this machine).
+  virtual const std::string& root() const = 0;
+
+  bool IsDir(std::string_view path) const { return Stat(path).type == FileType::kDirectory; }
+  bool IsFile(std::string_view path) const { return Stat(path).type == FileType::kRegular; }
+  bool Exists(std::string_view path) const { return Stat(path).exists(); }
+};
+
+// The machine's filesystem seen from `root` ("/" or an image directory).
+std::unique_ptr<Fs> MakeRealFs(std::string root);
+
+// An in-memory tree for tests. Paths are absolute.
+class FakeFs : public Fs {
+ public:
+  FakeFs();
+  void AddFile(std::string path, std::string content);
+  void AddDir(std::string path);
+  void AddSymlink(std::string path, std::string target);
+  void AddSpecial(std::string path);  // a FIFO or device
+  void MakeUnreadable(std::string path);
+
+  Result<std::string> Read(std::string_view path, size_t max_bytes) const override;
+  Result<std::vector<std::string>> List(std::string_view path) const override;
+  FileInfo Stat(std::string_view path) const override;
+  FileInfo LStat(std::string_view path) const override;
+  Result<std::string> ReadLink(std::string_view path) const override;
+  Result<std::string> Resolve(std::string_view path) const override;
+  const std::string& root() const override { return root_; }
+
+  // Every path passed to Read, in order.
+  const std::vector<std::string>& reads() const { return reads_; }
+
+ private:
+  struct Node {
+    FileType type = FileType::kMissing;
+    std::string content;  // file content or link target
+    bool unreadable = false;
+  };
+  const Node* Find(const std::string& path) const;
+  Result<std::string> ResolveImpl(std::string_view path, bool follow_last) const;
+
+  std::string root_ = "/";
+  std::map<std::string, Node> nodes_;
+  mutable std::vector<std::string> reads_;
+};
+
+// Path helpers for absolute, '/'-separated paths.
+std::string JoinPath(std::string_view base, std::string_view rel);
+std::string NormalizePath(std::string_view path);  // collapses "//", "." and ".."
+std::string_view Dirname(std::string_view path);
+std::string_view Basename(std::string_view path);
+
+}  // namespace cudamatch

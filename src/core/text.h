@@ -1,0 +1,33 @@
+// Small string helpers shared by every parser. Pure functions over string_view.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace cudamatch {
+
+std::string_view Trim(std::string_view s);
+std::vector<std::string_view> Split(std::string_view s, char sep);
+// Splits and drops empty pieces after trimming each.
+std::vector<std::string> SplitNonEmpty(std::string_view s, char sep);
+bool StartsWith(std::string_view s, std::string_view prefix);
+bool EndsWith(std::string_view s, std::string_view suffix);
+std::string ToLower(std::string_view s);
+std::string Join(const std::vector<std::string>& parts, std::string_view sep);
+// Parses a non-negative decimal integer that fills the whole string (no sign, no spaces).
+std::optional<int64_t> ParseUint(std::string_view s);
+// Parses hexadecimal digits with an optional 0x prefix.
+std::optional<uint32_t> ParseHex(std::string_view s);
+// Quotes text for error messages: printable ASCII kept, the rest escaped, long input cut.
+std::string Quote(std::string_view s);
+// Levenshtein distance, for "did you mean".
+size_t EditDistance(std::string_view a, std::string_view b);
+// Lines of a text, without their line endings ("\n" or "\r\n").
+std::vector<std::string_view> Lines(std::string_view text);
+// Keeps ASCII letters and digits only, lowercased: "GeForce RTX-3090" -> "geforcertx3090".
+std::string AlnumKey(std::string_view s);
+
+}  // namespace cudamatch

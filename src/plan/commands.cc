@@ -1,0 +1,142 @@
+#include "plan/commands.h"
+
+#include "core/text.h"
+
+namespace cudamatch {
+
+namespace {
+
+constexpr std::string_view kWheelBase = "https://download.pytorch.org/whl";
+
+struct Pins {
+  std::string torch, vision, audio;
+};
+
+std::string Pin(const char* name, const Pep440& v, const std::string& label) {
+  return std::string(name) + "==" + v.Public() + (label.empty() ? "" : "+" + label);
+}
+
+// Labelled pins carry "+cu118" on torch and torchvision; torchaudio stays unlabelled, as the
+// PyTorch pages wrote it in the find-links and extra-index eras.
+Pins MakePins(const InstallRequest& r, bool labelled) {
+  const std::string label = labelled ? r.variant->variant.tag : "";
+  Pins p;
+  p.torch = Pin("torch", r.release->torch, label);
+  if (r.with_torchvision && r.release->torchvision) p.vision = Pin("torchvision", *r.release->torchvision, label);
+  if (r.with_torchaudio && r.release->torchaudio) p.audio = Pin("torchaudio", *r.release->torchaudio, "");
+  return p;
+}
+
+std::string JoinPins(const Pins& p) {
+  std::string out = p.torch;
+  if (!p.vision.empty()) out += " " + p.vision;
+  if (!p.audio.empty()) out += " " + p.audio;
+  return out;
+}
+
+std::string MirrorOfficial() { return std::string(kWheelBase); }
+
+std::string MirrorBase(const Mirror& m) {
+  std::string url = m.url;
+  while (!url.empty() && url.back() == '/') url.pop_back();
+  return url;
+}
+
+// The pip arguments after "pip install".
+std::string PipArgs(const InstallRequest& r, bool is_default, InstallCommands& cmds) {
+  const std::string& tag = r.variant->variant.tag;
+  const std::string wheel_base(kWheelBase);
+  const Mirror* m = r.mirror != nullptr && r.mirror->url == MirrorOfficial() ? nullptr : r.mirror;
+  if (is_default) {
+    cmds.notes.push_back("note.pypi_default");
+    std::string args = JoinPins(MakePins(r, false));
+    if (m != nullptr && m->kind == "pypi") args += " -i " + m->url;
+    if (m != nullptr && m->kind == "pytorch") cmds.notes.push_back("note.mirror_not_needed");
+    return args;
+  }
+  if (m != nullptr && m->kind == "pypi") {
+    cmds.mirror_cannot_serve = true;
+    cmds.notes.push_back("note.mirror_cannot_serve");
+    m = nullptr;
+  }
+  if (m != nullptr) {
+    if (m->layout == "find-links") return JoinPins(MakePins(r, true)) + " -f " + m->url;
+    return JoinPins(MakePins(r, r.release->era != InstallEra::kIndexUrl)) + " --index-url " +
+           MirrorBase(*m) + "/" + tag;
+  }
+  switch (r.release->era) {
+    case InstallEra::kIndexUrl:
+      return JoinPins(MakePins(r, false)) + " --index-url " + wheel_base + "/" + tag;
+    case InstallEra::kExtraIndex:
+      return JoinPins(MakePins(r, true)) + " --extra-index-url " + wheel_base + "/" + tag;
+    case InstallEra::kFindLinks:
+      cmds.notes.push_back("note.find_links");
+      return JoinPins(MakePins(r, true)) + " -f " + wheel_base + "/torch_stable.html";
+    case InstallEra::kLts:
+      return JoinPins(MakePins(r, false)) + " --extra-index-url " + wheel_base + "/lts/1.8/" + tag;
+    case InstallEra::kDirect: {
+      cmds.notes.push_back("note.direct_download");
+      InstallRequest no_audio = r;
+      no_audio.with_torchaudio = false;
+      return JoinPins(MakePins(no_audio, false)) + " -f " + wheel_base + "/" + tag + "/torch_stable.html";
+    }
+    case InstallEra::kUnknown:
+      break;
+  }
+  cmds.notes.push_back("note.era_unknown");
+  return JoinPins(MakePins(r, false)) + " --index-url " + wheel_base + "/" + tag;
+}
+
+std::optional<std::string> CondaCommand(const InstallRequest& r, InstallCommands& cmds) {
+  const TorchRelease& t = *r.release;
+  const Variant& v = r.variant->variant;
+  bool cpu = v.kind == Variant::Kind::kCpu;
+  if (t.conda == CondaForm::kNone || t.conda == CondaForm::kUnknown || v.kind == Variant::Kind::kRocm ||
+      v.kind == Variant::Kind::kOther) {
+    cmds.notes.push_back(t.conda == CondaForm::kNone ? "note.conda_channel_ended" : "note.conda_unknown");
+    return std::nullopt;
+  }
+  bool old_cpu_names = cpu && t.torch < Pep440::Parse("1.2").value();
+  std::string pkgs = (old_cpu_names ? "pytorch-cpu==" : "pytorch==") + t.torch.Public();
+  if (r.with_torchvision && t.torchvision) {
+    pkgs += (old_cpu_names ? " torchvision-cpu==" : " torchvision==") + t.torchvision->Public();
+  }
+  if (r.with_torchaudio && t.torchaudio) pkgs += " torchaudio==" + t.torchaudio->Public();
+  std::string channel = t.era == InstallEra::kLts ? "-c pytorch-lts" : "-c pytorch";
+  if (cpu) return "conda install " + pkgs + " cpuonly " + channel;
+  const std::string cuda = v.cuda->MajorMinor();
+  switch (t.conda) {
+    case CondaForm::kPytorchCuda:
+      return "conda install " + pkgs + " pytorch-cuda=" + cuda + " " + channel + " -c nvidia";
+    case CondaForm::kCudatoolkit:
+      if (v.cuda->major >= 11) cmds.notes.push_back("note.conda_cudatoolkit_11");
+      return "conda install " + pkgs + " cudatoolkit=" + cuda + " " + channel +
+             (t.era == InstallEra::kLts ? " -c nvidia" : "");
+    case CondaForm::kCudaMetapackage:
+      return "conda install " + pkgs + " " + std::string("cuda") + std::to_string(v.cuda->major) +
+             std::to_string(v.cuda->minor) + " " + channel;
+    default:
+      break;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+bool IsPypiDefault(const TorchRelease& release, const Variant& variant, const Platform& platform) {
+  if (platform.os != Os::kLinux) return variant.kind == Variant::Kind::kCpu;
+  if (platform.arch != Arch::kX86_64) return false;
+  return release.pypi_default && release.pypi_default->tag == variant.tag;
+}
+
+InstallCommands BuildInstallCommands(const InstallRequest& req) {
+  InstallCommands cmds;
+  bool is_default = IsPypiDefault(*req.release, req.variant->variant, req.platform);
+  std::string args = PipArgs(req, is_default, cmds);
+  cmds.pip = "pip install " + args;
+  cmds.uv = "uv pip install " + args;
+  cmds.conda = CondaCommand(req, cmds);
+  return cmds;
+}
+
+}  // namespace cudamatch

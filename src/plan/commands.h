@@ -1,0 +1,37 @@
+// Install commands for one torch release and wheel variant, in the form of that release's era
+// (catalog/README.md, install_era): direct downloads, "+cuXXX -f torch_stable.html",
+// "--extra-index-url", "--index-url", the 1.8 LTS index; conda's pytorch channel up to 2.5.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "catalog/catalog.h"
+#include "core/platform.h"
+
+namespace cudamatch {
+
+struct InstallCommands {
+  std::string pip;
+  std::string uv;
+  std::optional<std::string> conda;  // nullopt: no package on the official conda channel
+  std::vector<std::string> notes;    // message ids explaining the form ("note.*")
+  bool mirror_cannot_serve = false;  // the chosen mirror lacks this variant
+};
+
+struct InstallRequest {
+  const TorchRelease* release = nullptr;
+  const TorchVariant* variant = nullptr;
+  Platform platform;
+  bool with_torchvision = true;
+  bool with_torchaudio = true;
+  const Mirror* mirror = nullptr;  // --mirror; null for the official indexes
+};
+
+// Whether plain `pip install torch==X` from PyPI gets this variant on this platform.
+bool IsPypiDefault(const TorchRelease& release, const Variant& variant, const Platform& platform);
+
+InstallCommands BuildInstallCommands(const InstallRequest& req);
+
+}  // namespace cudamatch

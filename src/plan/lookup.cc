@@ -1,0 +1,264 @@
+#include "plan/lookup.h"
+
+#include <algorithm>
+#include <set>
+#include <tuple>
+
+#include "core/text.h"
+
+namespace cudamatch {
+
+namespace {
+
+std::string Digits(const Pep440& v) {
+  std::string out;
+  for (int64_t part : v.release) out += std::to_string(part);
+  return out;
+}
+
+std::string StripLeadingZeros(std::string s) {
+  size_t i = 0;
+  while (i + 1 < s.size() && s[i] == '0') ++i;
+  return s.substr(i);
+}
+
+std::vector<VariantAnswer> AnswerVariants(const Catalog& c, const TorchRelease& t, const Platform& p,
+                                          const Mirror* mirror) {
+  std::vector<VariantAnswer> out;
+  for (const TorchVariant* v : VariantsOf(c, t.torch, p.Name())) {
+    VariantAnswer a;
+    a.row = v;
+    a.pypi_default = IsPypiDefault(t, v->variant, p);
+    if (v->variant.cuda) {
+      a.linux_driver = MinDriverFor(c, *v->variant.cuda, Os::kLinux);
+      a.windows_driver = MinDriverFor(c, *v->variant.cuda, Os::kWindows);
+    }
+    a.commands = BuildInstallCommands(InstallRequest{&t, v, p, true, true, mirror});
+    out.push_back(std::move(a));
+  }
+  return out;
+}
+
+LookupResult TorchLookup(const Catalog& c, const LookupQuery& q, const Pep440& v, const Platform& p,
+                         const Mirror* mirror) {
+  LookupResult r{q, {}, {}, {}, {}, {}};
+  std::vector<const TorchRelease*> releases;
+  if (q.kind == LookupQuery::Kind::kTorch) {
+    if (const TorchRelease* t = FindTorch(c, v)) releases.push_back(t);
+  } else {
+    releases = q.kind == LookupQuery::Kind::kTorchvision ? TorchForVision(c, v) : TorchForAudio(c, v);
+  }
+  if (releases.empty()) {
+    NotFound nf{std::string(q.kind == LookupQuery::Kind::kTorch ? "torch" :
+                            q.kind == LookupQuery::Kind::kTorchvision ? "torchvision" : "torchaudio") +
+                    " " + v.Public(), {}};
+    if (q.kind == LookupQuery::Kind::kTorch) {
+      for (const TorchRelease* t : NearestTorch(c, v, 3)) nf.suggestions.push_back(t->torch.Public());
+    } else {
+      bool audio = q.kind == LookupQuery::Kind::kTorchaudio;
+      for (const auto& [ver, t] : NearestPaired(c, v, audio, 3)) {
+        nf.suggestions.push_back(ver.Public() + " (torch " + t->torch.Public() + ")");
+      }
+    }
+    r.not_found = std::move(nf);
+    return r;
+  }
+  TorchAnswer a;
+  a.release = releases.back();  // the newest torch paired with the asked version
+  a.paired = releases;
+  a.variants = AnswerVariants(c, *a.release, p, mirror);
+  r.torch = std::move(a);
+  return r;
+}
+
+LookupResult CudaLookup(const Catalog& c, const LookupQuery& q, const CudaVersion& v) {
+  LookupResult r{q, {}, {}, {}, {}, {}};
+  CudaAnswer a;
+  a.cuda = v;
+  a.releases = ToolkitReleases(c, v);
+  a.targets = TargetsFor(c, v);
+  if (a.releases.empty() && a.targets == nullptr) {
+    NotFound nf{"CUDA " + v.ToString(), {}};
+    for (const CudaToolkit& t : c.toolkits) {
+      if (t.cuda.major == v.major && nf.suggestions.size() < 8 &&
+          (nf.suggestions.empty() || nf.suggestions.back() != t.cuda.MajorMinor())) {
+        nf.suggestions.push_back(t.cuda.MajorMinor());
+      }
+    }
+    r.not_found = std::move(nf);
+    return r;
+  }
+  a.linux_driver = MinDriverFor(c, v, Os::kLinux);
+  a.windows_driver = MinDriverFor(c, v, Os::kWindows);
+  for (const CudnnRelease& d : c.cudnn) {
+    if (d.Supports(v)) a.cudnn.push_back(&d);
+  }
+  a.compilers = HostCompilerFor(c, v);
+  for (const TorchVariant& tv : c.torch_variants) {
+    if (tv.platform == "linux-x86_64" && tv.variant.cuda && tv.variant.cuda->SameMinor(v)) {
+      a.torch_wheels.push_back(&tv);
+    }
+  }
+  r.cuda = std::move(a);
+  return r;
+}
+
+LookupResult DriverLookup(const Catalog& c, const LookupQuery& q, const DriverVersion& d, Os os) {
+  LookupResult r{q, {}, {}, {}, {}, {}};
+  DriverAnswer a;
+  a.driver = d;
+  a.os = os;
+  a.served = MaxCudaForDriver(c, d, os);
+  std::set<std::string> seen;
+  for (const TorchVariant& tv : c.torch_variants) {
+    if (tv.platform != "linux-x86_64" || !tv.variant.cuda || !seen.insert(tv.variant.tag).second) continue;
+    a.variants.push_back({tv.variant.tag, *tv.variant.cuda, FitDriver(c, d, *tv.variant.cuda, os)});
+  }
+  std::sort(a.variants.begin(), a.variants.end(),
+            [](const VariantFitAnswer& x, const VariantFitAnswer& y) { return x.cuda < y.cuda; });
+  for (const TorchVariant& tv : c.torch_variants) {
+    if (tv.platform != "linux-x86_64" || !tv.variant.cuda) continue;
+    DriverFit fit = FitDriver(c, d, *tv.variant.cuda, os);
+    const TorchRelease* t = FindTorch(c, tv.torch);
+    if (fit == DriverFit::kFull) {
+      a.newest_torch = t;
+      a.newest_variant = &tv;
+    }
+    if (fit == DriverFit::kFull || fit == DriverFit::kMinorCompat) {
+      a.newest_torch_compat = t;
+      a.newest_variant_compat = &tv;
+    }
+  }
+  r.driver = std::move(a);
+  return r;
+}
+
+std::optional<GpuAnswer> AnswerGpu(const Catalog& c, const ComputeCapability& cc,
+                                   std::vector<const GpuModel*> models) {
+  GpuAnswer a;
+  a.models = std::move(models);
+  a.cc = cc;
+  a.architecture = ArchitectureFor(c, cc);
+  a.first_cuda = FirstCudaFor(c, cc);
+  a.last_cuda = LastCudaFor(c, cc);
+  a.still_supported = a.last_cuda && !c.targets.empty() && a.last_cuda->SameMinor(c.targets.back().cuda);
+  if (a.first_cuda) a.min_driver = MinDriverFor(c, *a.first_cuda, Os::kLinux);
+  for (auto it = c.torch_variants.rbegin(); it != c.torch_variants.rend(); ++it) {
+    if (it->platform != "linux-x86_64" || !it->variant.cuda) continue;
+    WheelFit w{&*it, std::nullopt};
+    if (it->arch_list) w.fit = FitArch(*it->arch_list, cc);
+    a.wheels.push_back(w);
+  }
+  return a;
+}
+
+LookupResult GpuLookup(const Catalog& c, const LookupQuery& q) {
+  LookupResult r{q, {}, {}, {}, {}, {}};
+  std::string text(Trim(q.text));
+  bool hex4 = text.size() == 4 && ParseHex(text).has_value() && !ComputeCapability::Parse(text).ok();
+  if (hex4 || StartsWith(ToLower(text), "0x") || StartsWith(ToLower(text), "10de:")) {
+    std::string id = StartsWith(ToLower(text), "10de:") ? text.substr(5) : text;
+    if (auto n = ParseHex(id); n && *n <= 0xffff) {
+      auto models = GpusByPciId(c, *n);
+      if (!models.empty()) {
+        r.gpu = AnswerGpu(c, models.front()->cc, models);
+        return r;
+      }
+    }
+  }
+  if (auto cc = ComputeCapability::Parse(text)) {
+    r.gpu = AnswerGpu(c, *cc, {});
+    return r;
+  }
+  GpuMatch m = MatchGpuName(c, text);
+  if (m.models.empty()) {
+    r.not_found = NotFound{"GPU " + Quote(text), m.suggestions};
+    return r;
+  }
+  r.gpu = AnswerGpu(c, m.models.front()->cc, m.models);
+  return r;
+}
+
+}  // namespace
+
+Result<LookupQuery> ParseLookupQuery(const std::vector<std::string>& args) {
+  if (args.empty()) return Err("lookup needs an entity, e.g. torch==2.3.1, cuda==12.4, driver==550.54.14, gpu \"RTX 3090\"");
+  std::string first = ToLower(args[0]);
+  if (first == "gpu") {
+    std::vector<std::string> rest(args.begin() + 1, args.end());
+    if (rest.empty()) return Err("lookup gpu needs a name, compute capability or PCI id");
+    return LookupQuery{LookupQuery::Kind::kGpu, Join(rest, " ")};
+  }
+  std::string name, version;
+  std::string joined = Join(args, " ");
+  size_t sep = joined.find_first_of("= ");
+  if (sep == std::string::npos) return Err("expected NAME==VERSION, got " + Quote(joined));
+  name = ToLower(Trim(joined.substr(0, sep)));
+  version = std::string(Trim(joined.substr(joined.find_first_not_of("= ", sep))));
+  static const std::pair<const char*, LookupQuery::Kind> kKinds[] = {
+      {"torch", LookupQuery::Kind::kTorch},   {"pytorch", LookupQuery::Kind::kTorch},
+      {"torchvision", LookupQuery::Kind::kTorchvision}, {"torchaudio", LookupQuery::Kind::kTorchaudio},
+      {"cuda", LookupQuery::Kind::kCuda},     {"driver", LookupQuery::Kind::kDriver},
+      {"gpu", LookupQuery::Kind::kGpu}};
+  for (const auto& [n, kind] : kKinds) {
+    if (name == n) return LookupQuery{kind, version};
+  }
+  return Err("unknown entity " + Quote(name) + " (expected torch, torchvision, torchaudio, cuda, driver or gpu)");
+}
+
+std::vector<std::pair<Pep440, const TorchRelease*>> NearestPaired(const Catalog& c, const Pep440& v,
+                                                                  bool audio, size_t limit) {
+  std::string want = Digits(v.WithoutLocal());
+  std::vector<std::tuple<int, size_t, Pep440, const TorchRelease*>> scored;
+  std::set<std::string> seen;
+  for (const TorchRelease& t : c.torch) {
+    const auto& paired = audio ? t.torchaudio : t.torchvision;
+    if (!paired || !seen.insert(paired->ToString()).second) continue;
+    std::string digits = Digits(*paired);
+    int exact = StripLeadingZeros(digits) == StripLeadingZeros(want) ? 0 : 1;
+    scored.emplace_back(exact, EditDistance(digits, want), *paired, &t);
+  }
+  std::stable_sort(scored.begin(), scored.end(), [](const auto& a, const auto& b) {
+    return std::tie(std::get<0>(a), std::get<1>(a)) < std::tie(std::get<0>(b), std::get<1>(b));
+  });
+  std::vector<std::pair<Pep440, const TorchRelease*>> out;
+  for (const auto& [exact, d, ver, t] : scored) {
+    if (out.size() >= limit) break;
+    out.emplace_back(ver, t);
+  }
+  return out;
+}
+
+Result<LookupResult> Lookup(const Catalog& c, const LookupQuery& q, const Platform& platform,
+                            const Mirror* mirror) {
+  switch (q.kind) {
+    case LookupQuery::Kind::kTorch:
+    case LookupQuery::Kind::kTorchvision:
+    case LookupQuery::Kind::kTorchaudio: {
+      auto v = Pep440::Parse(q.text);
+      if (!v) return Error{v.error()};
+      return TorchLookup(c, q, *v, platform, mirror);
+    }
+    case LookupQuery::Kind::kCuda: {
+      std::string text = q.text;
+      if (StartsWith(ToLower(text), "cu") && text.size() > 2 && std::isdigit(static_cast<unsigned char>(text[2]))) {
+        auto variant = Variant::Parse(text);
+        if (!variant) return Error{variant.error()};
+        return CudaLookup(c, q, *variant->cuda);
+      }
+      auto v = CudaVersion::Parse(text);
+      if (!v) return Error{v.error()};
+      return CudaLookup(c, q, *v);
+    }
+    case LookupQuery::Kind::kDriver: {
+      auto d = DriverVersion::Parse(q.text);
+      if (!d) return Error{d.error()};
+      return DriverLookup(c, q, *d, platform.os);
+    }
+    case LookupQuery::Kind::kGpu:
+      return GpuLookup(c, q);
+  }
+  return Err("unknown lookup");
+}
+
+}  // namespace cudamatch

@@ -1,0 +1,80 @@
+// What every probe gets: the filesystem under the root, the environment variables (read once by
+// cli/, never with getenv here), the NVIDIA library interfaces (null under --root, where nothing
+// of this host is loaded) and the evidence trail it appends to.
+#pragma once
+
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "catalog/catalog.h"
+#include "core/fs.h"
+#include "probe/nvidia_api.h"
+#include "probe/snapshot.h"
+
+namespace cudamatch {
+
+// Read caps: nothing a probe reads is unbounded.
+inline constexpr size_t kSmallFileCap = 64 * 1024;
+inline constexpr size_t kMetadataCap = 256 * 1024;
+
+struct ProbeInput {
+  const Fs* fs = nullptr;
+  std::map<std::string, std::string> env;
+  std::string cwd = "/";
+  NvmlApi* nvml = nullptr;  // null: do not load NVML
+  CudaApi* cuda = nullptr;  // null: do not load libcuda
+  std::vector<std::string> extra_pythons;  // --python PATH, resolved inside the root
+  const Catalog* catalog = nullptr;
+  std::string host_arch;   // uname machine when root is "/"
+  std::string host_glibc;  // gnu_get_libc_version() when root is "/"
+
+  std::string Env(std::string_view name) const {
+    auto it = env.find(std::string(name));
+    return it == env.end() ? "" : it->second;
+  }
+  bool HasEnv(std::string_view name) const { return env.count(std::string(name)) > 0; }
+  std::string Home() const { return Env("HOME"); }
+};
+
+// Appends attempts to the snapshot's evidence trail.
+class Trail {
+ public:
+  Trail(Snapshot& snap, std::string probe) : snap_(snap), probe_(std::move(probe)) {}
+  void Found(std::string source, std::string detail) { Add(Evidence::Outcome::kFound, source, detail); }
+  void Missing(std::string source, std::string detail = "") {
+    Add(Evidence::Outcome::kMissing, source, detail);
+  }
+  void Error(std::string source, std::string detail) { Add(Evidence::Outcome::kError, source, detail); }
+  void Skipped(std::string source, std::string detail) { Add(Evidence::Outcome::kSkipped, source, detail); }
+
+ private:
+  void Add(Evidence::Outcome outcome, std::string& source, std::string& detail) {
+    snap_.trail.push_back(Evidence{probe_, std::move(source), outcome, std::move(detail)});
+  }
+  Snapshot& snap_;
+  std::string probe_;
+};
+
+// Reads a small text file, recording the attempt. nullopt when absent or unreadable.
+std::optional<std::string> ReadRecorded(const Fs& fs, Trail& trail, const std::string& path,
+                                        size_t cap = kSmallFileCap);
+
+// The whole machine. Probes run in order: host, driver, gpus, python, toolkits, cudnn.
+Snapshot TakeSnapshot(const ProbeInput& in);
+
+void ProbeHost(const ProbeInput& in, Snapshot& snap);
+void ProbeDriver(const ProbeInput& in, Snapshot& snap);
+void ProbeGpus(const ProbeInput& in, Snapshot& snap);
+void ProbePythons(const ProbeInput& in, Snapshot& snap);
+void ProbeToolkits(const ProbeInput& in, Snapshot& snap);
+void ProbeCudnn(const ProbeInput& in, Snapshot& snap);
+
+// Library directories searched for driver and CUDA libraries, in the dynamic loader's order:
+// LD_LIBRARY_PATH, /etc/ld.so.conf(.d), then the default multiarch directories.
+std::vector<std::string> LibraryDirs(const ProbeInput& in);
+// PATH entries, each resolved inside the root.
+std::vector<std::string> PathDirs(const ProbeInput& in);
+
+}  // namespace cudamatch

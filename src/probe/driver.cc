@@ -1,0 +1,206 @@
+// Driver probe. Sources, in order:
+//   kernel module: /proc/driver/nvidia/version (version and open/proprietary flavour), then
+//                  /sys/module/nvidia/version
+//   platform:      /proc/version (WSL), /dev/dxg, /.dockerenv, /run/.containerenv, /proc/1/cgroup,
+//                  /dev/nvidiactl and /dev/nvidia<N>, CUDA_VISIBLE_DEVICES, NVIDIA_VISIBLE_DEVICES
+//   user space:    NVML nvmlSystemGetDriverVersion (only with the kernel module loaded, or WSL),
+//                  then the real file names of libcuda.so.* / libnvidia-ml.so.* in the library
+//                  directories
+//   driver's CUDA: NVML nvmlSystemGetCudaDriverVersion_v2, libcuda cuDriverGetVersion (needs no
+//                  kernel module), then the catalog's driver-branch table
+//   forward compatibility: /usr/local/cuda*/compat/libcuda.so.*
+#include <algorithm>
+
+#include "catalog/query.h"
+#include "core/text.h"
+#include "probe/context.h"
+#include "probe/parsers.h"
+
+namespace cudamatch {
+
+namespace {
+
+void ProbeKernelModule(const ProbeInput& in, DriverInfo& d, Trail& trail) {
+  if (auto text = ReadRecorded(*in.fs, trail, "/proc/driver/nvidia/version")) {
+    if (auto v = ParseProcDriverVersion(*text)) {
+      d.kernel_module_loaded = true;
+      d.kernel_version = v->version;
+      d.kernel_flavor = v->flavor;
+      d.kernel_source = "/proc/driver/nvidia/version";
+      trail.Found(d.kernel_source, v->version.text + " (" + v->flavor + ")");
+      return;
+    }
+    trail.Error("/proc/driver/nvidia/version", "no NVRM version line in " + Quote(*text));
+  }
+  if (auto text = ReadRecorded(*in.fs, trail, "/sys/module/nvidia/version")) {
+    if (auto v = ParseSysModuleVersion(*text)) {
+      d.kernel_module_loaded = true;
+      d.kernel_version = v;
+      d.kernel_source = "/sys/module/nvidia/version";
+      trail.Found(d.kernel_source, v->text);
+      return;
+    }
+    trail.Error("/sys/module/nvidia/version", "malformed version " + Quote(*text));
+  }
+}
+
+void ProbePlatform(const ProbeInput& in, DriverInfo& d, Trail& trail) {
+  if (auto text = ReadRecorded(*in.fs, trail, "/proc/version"); text && IsWslKernel(*text)) {
+    d.wsl = true;
+    trail.Found("/proc/version", "WSL kernel");
+  }
+  if (in.fs->Exists("/dev/dxg")) {
+    d.wsl = true;
+    d.device_nodes = true;
+    d.device_node_paths.push_back("/dev/dxg");
+  }
+  for (const char* marker : {"/.dockerenv", "/run/.containerenv"}) {
+    if (in.fs->Exists(marker)) {
+      d.container = true;
+      d.container_source = marker;
+    }
+  }
+  if (!d.container) {
+    if (auto text = in.fs->Read("/proc/1/cgroup", kSmallFileCap)) {
+      std::string kind = ContainerFromCgroup(*text);
+      if (!kind.empty()) {
+        d.container = true;
+        d.container_source = "/proc/1/cgroup (" + kind + ")";
+      }
+    }
+  }
+  if (d.container) trail.Found(d.container_source, "container");
+  if (auto names = in.fs->List("/dev")) {
+    for (const std::string& n : *names) {
+      bool numbered = StartsWith(n, "nvidia") && n.size() > 6 && ParseUint(n.substr(6)).has_value();
+      if (numbered || n == "nvidiactl") {
+        d.device_nodes = true;
+        d.device_node_paths.push_back("/dev/" + n);
+      }
+    }
+  }
+  trail.Found("/dev", d.device_node_paths.empty() ? "no NVIDIA device nodes" : Join(d.device_node_paths, " "));
+  if (in.HasEnv("CUDA_VISIBLE_DEVICES")) d.cuda_visible_devices = in.Env("CUDA_VISIBLE_DEVICES");
+  if (in.HasEnv("NVIDIA_VISIBLE_DEVICES")) d.nvidia_visible_devices = in.Env("NVIDIA_VISIBLE_DEVICES");
+}
+
+// The driver version a soname link finally points at: libcuda.so.1 -> libcuda.so.550.54.14.
+std::optional<DriverVersion> VersionBehindLink(const Fs& fs, const std::string& path, std::string_view stem) {
+  auto resolved = fs.Resolve(path);
+  if (!resolved) return std::nullopt;
+  return LibraryDriverVersion(Basename(*resolved), stem);
+}
+
+void ProbeLibraries(const ProbeInput& in, DriverInfo& d, Trail& trail) {
+  for (const std::string& dir : LibraryDirs(in)) {
+    auto names = in.fs->List(dir);
+    if (!names) continue;
+    for (const std::string& name : *names) {
+      std::string path = JoinPath(dir, name);
+      if (name == "libcuda.so.1") d.libcuda_paths.push_back(path);
+      if (name == "libnvidia-ml.so.1") d.nvml_paths.push_back(path);
+      if (d.userspace_version || (name != "libcuda.so.1" && name != "libnvidia-ml.so.1")) continue;
+      std::string_view stem = name == "libcuda.so.1" ? "libcuda.so." : "libnvidia-ml.so.";
+      if (auto v = VersionBehindLink(*in.fs, path, stem)) {
+        d.userspace_version = v;
+        d.userspace_source = path + " -> " + std::string(stem) + v->text;
+        trail.Found(path, v->text);
+      }
+    }
+  }
+  if (d.libcuda_paths.empty()) trail.Missing("libcuda.so.1", "not in any library directory");
+}
+
+void ProbeNvml(const ProbeInput& in, DriverInfo& d, Trail& trail) {
+  if (in.nvml == nullptr) {
+    d.nvml_status = "skipped: --root inspects an image; no library of this host is loaded";
+    trail.Skipped("nvml", d.nvml_status);
+    return;
+  }
+  if (!d.kernel_module_loaded && !d.wsl) {
+    d.nvml_status = "skipped: the NVIDIA kernel module is not loaded";
+    trail.Skipped("nvml", d.nvml_status);
+    return;
+  }
+  if (d.nvml_paths.empty() && !d.wsl) {
+    d.nvml_status = "skipped: libnvidia-ml.so.1 not found";
+    trail.Skipped("nvml", d.nvml_status);
+    return;
+  }
+  if (Status s = in.nvml->Init(); !s.ok()) {
+    d.nvml_status = s.error();
+    trail.Error("nvml:nvmlInit_v2", s.error());
+    return;
+  }
+  d.nvml_status = "ok";
+  if (auto v = in.nvml->DriverVersion()) {
+    if (auto parsed = DriverVersion::Parse(*v)) {
+      d.userspace_version = *parsed;
+      d.userspace_source = "NVML nvmlSystemGetDriverVersion";
+      trail.Found("nvml:nvmlSystemGetDriverVersion", *v);
+    }
+  } else {
+    trail.Error("nvml:nvmlSystemGetDriverVersion", v.error());
+  }
+  if (auto v = in.nvml->CudaDriverVersion(); v && *v > 0) {
+    d.cuda = CudaVersion::FromApiInt(*v);
+    d.cuda_source = "NVML nvmlSystemGetCudaDriverVersion_v2";
+    trail.Found("nvml:nvmlSystemGetCudaDriverVersion_v2", std::to_string(*v));
+  } else if (!v) {
+    trail.Error("nvml:nvmlSystemGetCudaDriverVersion_v2", v.error());
+  }
+}
+
+void ProbeDriverCuda(const ProbeInput& in, DriverInfo& d, Trail& trail) {
+  if (d.cuda) return;
+  if (in.cuda != nullptr && (!d.libcuda_paths.empty() || d.wsl)) {
+    if (auto v = in.cuda->DriverGetVersion(); v && *v > 0) {
+      d.cuda = CudaVersion::FromApiInt(*v);
+      d.cuda_source = "libcuda cuDriverGetVersion";
+      trail.Found("libcuda:cuDriverGetVersion", std::to_string(*v));
+      return;
+    } else if (!v) {
+      trail.Error("libcuda:cuDriverGetVersion", v.error());
+    }
+  }
+  std::optional<DriverVersion> version = d.version();
+  if (!version || in.catalog == nullptr) return;
+  DriverCuda served = MaxCudaForDriver(*in.catalog, *version, Os::kLinux);
+  if (served.cuda && served.from_branch_table) {
+    d.cuda = served.cuda;
+    d.cuda_source = "catalog: driver branch " + std::to_string(version->branch());
+    trail.Found("catalog:driver_branches.tsv", served.cuda->ToString());
+  }
+}
+
+void ProbeForwardCompat(const ProbeInput& in, DriverInfo& d) {
+  auto names = in.fs->List("/usr/local");
+  if (!names) return;
+  for (const std::string& n : *names) {
+    if (!StartsWith(n, "cuda")) continue;
+    std::string dir = "/usr/local/" + n + "/compat";
+    if (in.fs->LStat("/usr/local/" + n).type == FileType::kSymlink) continue;
+    auto libs = in.fs->List(dir);
+    if (!libs) continue;
+    ForwardCompat fc{dir, std::nullopt};
+    for (const std::string& lib : *libs) {
+      if (auto v = LibraryDriverVersion(lib, "libcuda.so.")) fc.version = v;
+    }
+    d.forward_compat.push_back(fc);
+  }
+}
+
+}  // namespace
+
+void ProbeDriver(const ProbeInput& in, Snapshot& snap) {
+  Trail trail(snap, "driver");
+  DriverInfo& d = snap.driver;
+  ProbeKernelModule(in, d, trail);
+  ProbePlatform(in, d, trail);
+  ProbeLibraries(in, d, trail);
+  ProbeNvml(in, d, trail);
+  ProbeDriverCuda(in, d, trail);
+  ProbeForwardCompat(in, d);
+}
+
+}  // namespace cudamatch

@@ -1,0 +1,140 @@
+// GPU probe. Sources, in order (the first that lists any GPU wins):
+//   1. NVML, when the driver probe initialised it: name, UUID, PCI bus id, compute capability,
+//      memory;
+//   2. /proc/driver/nvidia/gpus/<bus id>/information (model, UUID, bus location) with the PCI
+//      device id from /sys/bus/pci/devices/<bus id>/device;
+//   3. PCI sysfs: /sys/bus/pci/devices/* with vendor 0x10de and a display class (0x03xxxx).
+// Compute capability and architecture not reported by NVML come from the catalog (by name, then
+// by PCI device id).
+#include <algorithm>
+
+#include "catalog/query.h"
+#include "core/text.h"
+#include "probe/context.h"
+#include "probe/parsers.h"
+
+namespace cudamatch {
+
+namespace {
+
+constexpr uint32_t kNvidiaVendor = 0x10de;
+
+std::optional<uint32_t> PciAttr(const Fs& fs, const std::string& bus_id, const char* attr) {
+  auto text = fs.Read("/sys/bus/pci/devices/" + bus_id + "/" + attr, 64);
+  if (!text) return std::nullopt;
+  return ParseSysfsHex(*text);
+}
+
+// A name match identifies a GPU only when every best match agrees on the compute capability.
+bool AgreeOnCc(const GpuMatch& m) {
+  return std::all_of(m.models.begin(), m.models.end(),
+                     [&](const GpuModel* g) { return g->cc == m.models.front()->cc; });
+}
+
+// Fills compute capability and architecture from the catalog when the source lacked them.
+void Identify(const Catalog* catalog, GpuInfo& gpu) {
+  if (catalog == nullptr) return;
+  const GpuModel* model = nullptr;
+  if (!gpu.name.empty()) {
+    GpuMatch m = MatchGpuName(*catalog, gpu.name);
+    if (!m.models.empty() && AgreeOnCc(m)) model = m.models.front();
+  }
+  if (model == nullptr && gpu.pci_device_id) {
+    auto models = GpusByPciId(*catalog, *gpu.pci_device_id);
+    if (!models.empty()) model = models.front();
+    if (gpu.name.empty() && !models.empty()) {
+      std::vector<std::string> names;
+      for (const GpuModel* g : models) names.push_back(g->name);
+      gpu.name = Join(names, " / ");
+    }
+  }
+  if (!gpu.cc && model != nullptr) {
+    gpu.cc = model->cc;
+    gpu.cc_source = "catalog: " + model->name;
+  }
+  if (gpu.cc) {
+    if (const GpuArchitecture* arch = ArchitectureFor(*catalog, *gpu.cc)) gpu.architecture = arch->name;
+    else if (model != nullptr) gpu.architecture = model->architecture;
+  }
+}
+
+bool FromNvml(const ProbeInput& in, Snapshot& snap, Trail& trail) {
+  if (in.nvml == nullptr || snap.driver.nvml_status != "ok") return false;
+  auto gpus = in.nvml->Gpus();
+  if (!gpus) {
+    trail.Error("nvml:nvmlDeviceGetCount_v2", gpus.error());
+    return false;
+  }
+  for (const NvmlGpu& g : *gpus) {
+    GpuInfo info;
+    info.index = static_cast<int>(snap.gpus.size());
+    info.name = g.name;
+    info.uuid = g.uuid;
+    info.pci_bus_id = g.pci_bus_id;
+    info.pci_device_id = g.pci_device_id;
+    info.cc = g.cc;
+    if (g.cc) info.cc_source = "NVML";
+    info.memory_bytes = g.memory_bytes;
+    info.source = "NVML";
+    snap.gpus.push_back(std::move(info));
+  }
+  trail.Found("nvml:nvmlDeviceGetCount_v2", std::to_string(gpus->size()) + " GPUs");
+  return !gpus->empty();
+}
+
+bool FromProc(const ProbeInput& in, Snapshot& snap, Trail& trail) {
+  const std::string dir = "/proc/driver/nvidia/gpus";
+  auto buses = in.fs->List(dir);
+  if (!buses) {
+    trail.Missing(dir);
+    return false;
+  }
+  for (const std::string& bus : *buses) {
+    std::string path = dir + "/" + bus + "/information";
+    auto text = ReadRecorded(*in.fs, trail, path);
+    if (!text) continue;
+    ProcGpuInformation parsed = ParseProcGpuInformation(*text);
+    GpuInfo info;
+    info.index = static_cast<int>(snap.gpus.size());
+    info.name = parsed.model;
+    info.uuid = parsed.uuid;
+    info.pci_bus_id = parsed.bus_location.empty() ? bus : parsed.bus_location;
+    info.pci_device_id = PciAttr(*in.fs, ToLower(info.pci_bus_id), "device");
+    info.source = path;
+    trail.Found(path, parsed.model);
+    snap.gpus.push_back(std::move(info));
+  }
+  return !snap.gpus.empty();
+}
+
+bool FromPci(const ProbeInput& in, Snapshot& snap, Trail& trail) {
+  const std::string dir = "/sys/bus/pci/devices";
+  auto buses = in.fs->List(dir);
+  if (!buses) {
+    trail.Missing(dir);
+    return false;
+  }
+  for (const std::string& bus : *buses) {
+    if (PciAttr(*in.fs, bus, "vendor") != kNvidiaVendor) continue;
+    auto cls = PciAttr(*in.fs, bus, "class");
+    if (!cls || (*cls >> 16) != 0x03) continue;  // display controllers only (VGA, 3D)
+    GpuInfo info;
+    info.index = static_cast<int>(snap.gpus.size());
+    info.pci_bus_id = bus;
+    info.pci_device_id = PciAttr(*in.fs, bus, "device");
+    info.source = dir + "/" + bus;
+    trail.Found(info.source, "NVIDIA display device");
+    snap.gpus.push_back(std::move(info));
+  }
+  return !snap.gpus.empty();
+}
+
+}  // namespace
+
+void ProbeGpus(const ProbeInput& in, Snapshot& snap) {
+  Trail trail(snap, "gpus");
+  if (!FromNvml(in, snap, trail) && !FromProc(in, snap, trail)) FromPci(in, snap, trail);
+  for (GpuInfo& gpu : snap.gpus) Identify(in.catalog, gpu);
+}
+
+}  // namespace cudamatch

@@ -1,0 +1,155 @@
+#include "probe/packages.h"
+
+#include <algorithm>
+
+#include "core/text.h"
+#include "probe/parsers.h"
+
+namespace cudamatch {
+
+namespace {
+
+bool Interesting(std::string_view name) {
+  return name == "torch" || name == "torchvision" || name == "torchaudio" || name == "triton" ||
+         name == "pytorch-triton" || name == "pytorch-triton-rocm" || StartsWith(name, "nvidia-");
+}
+
+bool HasVersionPy(std::string_view name) {
+  return name == "torch" || name == "torchvision" || name == "torchaudio";
+}
+
+std::string MetadataPath(const Fs& fs, const std::string& site, const std::string& dir_name) {
+  std::string path = site + "/" + dir_name;
+  if (EndsWith(dir_name, ".egg-info") && fs.IsFile(path)) return path;  // a single-file egg-info
+  return path + (EndsWith(dir_name, ".dist-info") ? "/METADATA" : "/PKG-INFO");
+}
+
+void ReadMetadata(const Fs& fs, const std::string& path, PackageInfo& pkg, Trail& trail) {
+  auto text = fs.Read(path, kMetadataCap);
+  if (!text) {
+    trail.Error(path, text.error());
+    return;
+  }
+  CoreMetadata meta = ParseCoreMetadata(*text);
+  pkg.metadata_version = meta.version;
+  for (const std::string& req : meta.requires_dist) {
+    auto r = ParseRequirement(req);
+    if (r && StartsWith(r->name, "nvidia-")) pkg.nvidia_requirements.push_back(r->name + r->specifier);
+  }
+}
+
+void ReadVersionPy(const Fs& fs, const std::string& path, PackageInfo& pkg, Trail& trail) {
+  auto text = fs.Read(path, kSmallFileCap);
+  if (!text) {
+    trail.Error(path, text.error());
+    return;
+  }
+  VersionPy v = ParseVersionPy(*text);
+  if (v.version) {
+    if (auto parsed = Pep440::Parse(*v.version)) {
+      pkg.version = *parsed;
+      pkg.version_source = path;
+    } else {
+      trail.Error(path, parsed.error());
+    }
+  }
+  if (v.cuda && !v.cuda->empty()) {
+    if (auto c = CudaVersion::Parse(*v.cuda)) {
+      pkg.cuda = *c;
+      pkg.cuda_source = path;
+    }
+  }
+  if (v.hip && !v.hip->empty()) pkg.hip = v.hip;
+  if (v.cuda && v.cuda->empty() && !pkg.cuda_source.size()) pkg.cuda_source = path + " (cuda = None)";
+}
+
+// CUDA from the runtime wheel a PyPI build requires: nvidia-cuda-runtime-cu12==12.1.105 -> 12.1.
+void CudaFromRequirements(PackageInfo& pkg) {
+  if (pkg.cuda || !pkg.cuda_source.empty()) return;
+  for (const std::string& req : pkg.nvidia_requirements) {
+    if (!StartsWith(req, "nvidia-cuda-runtime")) continue;
+    size_t eq = req.find("==");
+    if (eq == std::string::npos) continue;
+    if (auto c = CudaVersion::Parse(req.substr(eq + 2))) {
+      pkg.cuda = c->Truncated();
+      pkg.cuda_source = "Requires-Dist " + req;
+      return;
+    }
+  }
+}
+
+void ListBundledLibs(const Fs& fs, const std::string& site, PackageInfo& pkg) {
+  auto names = fs.List(site + "/torch/lib");
+  if (!names) return;
+  for (const std::string& n : *names) {
+    for (std::string_view stem : {"libcudart", "libcudnn", "libnvrtc", "libcublas", "libnccl"}) {
+      if (StartsWith(n, stem)) pkg.bundled_libs.push_back(n);
+    }
+  }
+}
+
+PackageInfo ReadPackage(const Fs& fs, const std::string& site, const std::string& name,
+                        const std::string& dist_dir, const std::string& dist_version, Trail& trail) {
+  PackageInfo pkg;
+  pkg.name = name;
+  pkg.location = dist_dir.empty() ? site + "/" + name : site + "/" + dist_dir;
+  bool version_py = false;
+  if (HasVersionPy(name) && fs.IsFile(site + "/" + name + "/version.py")) {
+    ReadVersionPy(fs, site + "/" + name + "/version.py", pkg, trail);
+    version_py = true;
+  }
+  if (!dist_dir.empty() && (HasVersionPy(name) || StartsWith(name, "nvidia-cuda-nvcc"))) {
+    ReadMetadata(fs, MetadataPath(fs, site, dist_dir), pkg, trail);
+  }
+  if (!pkg.version) {
+    std::string text = !pkg.metadata_version.empty() ? pkg.metadata_version : dist_version;
+    if (auto v = Pep440::Parse(text)) {
+      pkg.version = *v;
+      pkg.version_source = site + "/" + dist_dir;
+    }
+  }
+  CudaFromRequirements(pkg);
+  if (name == "torch") ListBundledLibs(fs, site, pkg);
+  pkg.variant = DeriveVariant(pkg, version_py);
+  trail.Found(pkg.location, pkg.version ? pkg.version->ToString() : "version unknown");
+  return pkg;
+}
+
+}  // namespace
+
+std::string DeriveVariant(const PackageInfo& pkg, bool read_version_py) {
+  if (pkg.version) {
+    if (auto v = Variant::Parse(pkg.version->LocalLabel())) return v->tag;
+  }
+  if (pkg.hip) {
+    std::vector<std::string_view> parts = Split(*pkg.hip, '.');
+    if (parts.size() >= 2 && ParseUint(parts[0]) && ParseUint(parts[1])) {
+      return "rocm" + std::string(parts[0]) + "." + std::string(parts[1]);
+    }
+    return "rocm";
+  }
+  if (pkg.cuda) return Variant::ForCuda(*pkg.cuda).tag;
+  if (read_version_py && !pkg.cuda_source.empty()) return "cpu";
+  return "";
+}
+
+void ScanPackages(const Fs& fs, PythonEnv& env, Trail& trail) {
+  for (const std::string& site : env.site_packages) {
+    auto names = fs.List(site);
+    if (!names) {
+      trail.Error(site, names.error());
+      continue;
+    }
+    for (const std::string& entry : *names) {
+      auto dist = ParseDistDirName(entry);
+      if (!dist || !Interesting(dist->name) || env.packages.count(dist->name)) continue;
+      env.packages[dist->name] = ReadPackage(fs, site, dist->name, entry, dist->version, trail);
+    }
+    for (const char* name : {"torch", "torchvision", "torchaudio"}) {
+      if (env.packages.count(name) || !fs.IsFile(site + "/" + name + "/version.py")) continue;
+      env.packages[name] = ReadPackage(fs, site, name, "", "", trail);
+    }
+  }
+}
+
+}  // namespace cudamatch

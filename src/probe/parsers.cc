@@ -1,0 +1,311 @@
+#include "probe/parsers.h"
+
+#include <algorithm>
+#include <cctype>
+
+#include <nlohmann/json.hpp>
+
+#include "core/text.h"
+
+namespace cudamatch {
+
+namespace {
+
+// The first whitespace-separated token that parses as a driver version.
+std::optional<DriverVersion> FirstDriverToken(std::string_view text) {
+  for (std::string_view token : Split(text, ' ')) {
+    token = Trim(token);
+    if (token.find('.') == std::string_view::npos) continue;
+    if (auto v = DriverVersion::Parse(token); v && v->branch() >= 100) return *v;
+  }
+  return std::nullopt;
+}
+
+std::string_view Unquote(std::string_view v) {
+  v = Trim(v);
+  if (v.size() >= 2 && (v.front() == '"' || v.front() == '\'') && v.back() == v.front()) {
+    v = v.substr(1, v.size() - 2);
+  }
+  return v;
+}
+
+// "#define NAME 123" -> 123
+std::optional<int64_t> DefineValue(std::string_view text, std::string_view name) {
+  for (std::string_view line : Lines(text)) {
+    line = Trim(line);
+    if (!StartsWith(line, "#")) continue;
+    line = Trim(line.substr(1));
+    if (!StartsWith(line, "define")) continue;
+    line = Trim(line.substr(6));
+    if (!StartsWith(line, name)) continue;
+    std::string_view rest = line.substr(name.size());
+    if (rest.empty() || (rest.front() != ' ' && rest.front() != '\t')) continue;
+    rest = Trim(rest);
+    size_t end = 0;
+    while (end < rest.size() && std::isdigit(static_cast<unsigned char>(rest[end]))) ++end;
+    if (auto n = ParseUint(rest.substr(0, end))) return n;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<KernelModuleVersion> ParseProcDriverVersion(std::string_view text) {
+  for (std::string_view line : Lines(text)) {
+    if (!StartsWith(line, "NVRM version:")) continue;
+    auto v = FirstDriverToken(line.substr(13));
+    if (!v) return std::nullopt;
+    bool open = line.find("Open Kernel Module") != std::string_view::npos;
+    return KernelModuleVersion{*v, open ? "open" : "proprietary"};
+  }
+  return std::nullopt;
+}
+
+std::optional<DriverVersion> ParseSysModuleVersion(std::string_view text) {
+  auto v = DriverVersion::Parse(Trim(text));
+  if (!v || v->branch() < 100) return std::nullopt;
+  return *v;
+}
+
+ProcGpuInformation ParseProcGpuInformation(std::string_view text) {
+  ProcGpuInformation info;
+  for (std::string_view line : Lines(text)) {
+    size_t colon = line.find(':');
+    if (colon == std::string_view::npos) continue;
+    std::string_view key = Trim(line.substr(0, colon)), value = Trim(line.substr(colon + 1));
+    if (key == "Model") info.model = std::string(value);
+    else if (key == "GPU UUID") info.uuid = std::string(value);
+    else if (key == "Bus Location") info.bus_location = std::string(value);
+  }
+  return info;
+}
+
+std::optional<uint32_t> ParseSysfsHex(std::string_view text) { return ParseHex(Trim(text)); }
+
+std::optional<DriverVersion> LibraryDriverVersion(std::string_view file_name, std::string_view stem) {
+  if (!StartsWith(file_name, stem)) return std::nullopt;
+  std::string_view rest = file_name.substr(stem.size());
+  auto v = DriverVersion::Parse(rest);
+  if (!v || v->branch() < 100) return std::nullopt;
+  return *v;
+}
+
+std::map<std::string, std::string> ParseOsRelease(std::string_view text) {
+  std::map<std::string, std::string> out;
+  for (std::string_view line : Lines(text)) {
+    size_t eq = line.find('=');
+    if (eq == std::string_view::npos || StartsWith(Trim(line), "#")) continue;
+    out[std::string(Trim(line.substr(0, eq)))] = std::string(Unquote(line.substr(eq + 1)));
+  }
+  return out;
+}
+
+bool IsWslKernel(std::string_view proc_version) {
+  std::string lower = ToLower(proc_version);
+  return lower.find("microsoft") != std::string::npos || lower.find("wsl") != std::string::npos;
+}
+
+std::string ContainerFromCgroup(std::string_view text) {
+  for (std::string_view word : {"kubepods", "docker", "containerd", "libpod", "lxc"}) {
+    if (text.find(word) != std::string_view::npos) return std::string(word);
+  }
+  return "";
+}
+
+std::optional<CudaVersion> ParseCudaVersionJson(std::string_view text) {
+  auto json = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (json.is_discarded() || !json.is_object()) return std::nullopt;
+  auto cuda = json.find("cuda");
+  if (cuda == json.end() || !cuda->is_object()) return std::nullopt;
+  auto version = cuda->find("version");
+  if (version == cuda->end() || !version->is_string()) return std::nullopt;
+  return CudaVersion::Parse(version->get<std::string>()).as_optional();
+}
+
+std::optional<CudaVersion> ParseCudaVersionTxt(std::string_view text) {
+  for (std::string_view line : Lines(text)) {
+    line = Trim(line);
+    if (StartsWith(line, "CUDA Version ")) return CudaVersion::Parse(line.substr(13)).as_optional();
+  }
+  return std::nullopt;
+}
+
+std::optional<CudaVersion> ParseCudaHeader(std::string_view text) {
+  auto v = DefineValue(text, "CUDA_VERSION");
+  if (!v || *v < 1000 || *v > 99999) return std::nullopt;
+  return CudaVersion::FromApiInt(static_cast<int>(*v));
+}
+
+std::optional<Pep440> ParseCudnnHeader(std::string_view text) {
+  auto major = DefineValue(text, "CUDNN_MAJOR");
+  auto minor = DefineValue(text, "CUDNN_MINOR");
+  auto patch = DefineValue(text, "CUDNN_PATCHLEVEL");
+  if (!major || !minor || !patch || *major > 99) return std::nullopt;
+  Pep440 v;
+  v.release = {*major, *minor, *patch};
+  return v;
+}
+
+std::optional<Pep440> LibraryVersion(std::string_view file_name, std::string_view stem) {
+  if (!StartsWith(file_name, stem)) return std::nullopt;
+  std::string_view rest = file_name.substr(stem.size());
+  if (rest.empty()) return std::nullopt;
+  Pep440 v;
+  for (std::string_view p : Split(rest, '.')) {
+    auto n = ParseUint(p);
+    if (!n) return std::nullopt;
+    v.release.push_back(*n);
+  }
+  return v;
+}
+
+VersionPy ParseVersionPy(std::string_view text) {
+  VersionPy out;
+  for (std::string_view line : Lines(text)) {
+    size_t eq = line.find('=');
+    if (eq == std::string_view::npos || line.find("==") != std::string_view::npos) continue;
+    std::string_view lhs = Trim(line.substr(0, eq));
+    if (size_t colon = lhs.find(':'); colon != std::string_view::npos) lhs = Trim(lhs.substr(0, colon));
+    std::string_view rhs = Trim(line.substr(eq + 1));
+    if (size_t hash = rhs.find('#'); hash != std::string_view::npos && rhs.front() != '\'' &&
+                                     rhs.front() != '"') {
+      rhs = Trim(rhs.substr(0, hash));
+    }
+    bool quoted = rhs.size() >= 2 && (rhs.front() == '\'' || rhs.front() == '"') && rhs.back() == rhs.front();
+    std::optional<std::string> value;
+    if (quoted) value = std::string(rhs.substr(1, rhs.size() - 2));
+    else if (rhs == "None") value = "";
+    else continue;  // computed values are never evaluated
+    if (lhs == "__version__") out.version = value;
+    else if (lhs == "cuda") out.cuda = value;
+    else if (lhs == "hip") out.hip = value;
+    else if (lhs == "git_version") out.git_version = value;
+  }
+  return out;
+}
+
+CoreMetadata ParseCoreMetadata(std::string_view text) {
+  CoreMetadata out;
+  for (std::string_view line : Lines(text)) {
+    if (line.empty()) break;  // the header block ends at the first blank line
+    size_t colon = line.find(':');
+    if (colon == std::string_view::npos || line.front() == ' ' || line.front() == '\t') continue;
+    std::string key = ToLower(line.substr(0, colon));
+    std::string_view value = Trim(line.substr(colon + 1));
+    if (key == "name") out.name = std::string(value);
+    else if (key == "version") out.version = std::string(value);
+    else if (key == "requires-dist") out.requires_dist.emplace_back(value);
+  }
+  return out;
+}
+
+std::string NormalizeProjectName(std::string_view name) {
+  std::string out;
+  bool sep = false;
+  for (char c : name) {
+    if (c == '-' || c == '_' || c == '.') {
+      sep = true;
+      continue;
+    }
+    if (sep && !out.empty()) out += '-';
+    sep = false;
+    out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  }
+  return out;
+}
+
+std::optional<Requirement> ParseRequirement(std::string_view line) {
+  Requirement r;
+  if (size_t semi = line.find(';'); semi != std::string_view::npos) {
+    r.marker = std::string(Trim(line.substr(semi + 1)));
+    line = line.substr(0, semi);
+  }
+  line = Trim(line);
+  size_t end = 0;
+  while (end < line.size() && (std::isalnum(static_cast<unsigned char>(line[end])) || line[end] == '-' ||
+                               line[end] == '_' || line[end] == '.')) {
+    ++end;
+  }
+  if (end == 0) return std::nullopt;
+  r.name = NormalizeProjectName(line.substr(0, end));
+  std::string_view rest = Trim(line.substr(end));
+  if (StartsWith(rest, "[")) {  // extras
+    size_t close = rest.find(']');
+    if (close == std::string_view::npos) return std::nullopt;
+    rest = Trim(rest.substr(close + 1));
+  }
+  if (StartsWith(rest, "(") && EndsWith(rest, ")")) rest = Trim(rest.substr(1, rest.size() - 2));
+  std::string spec;
+  for (char c : rest) {
+    if (c != ' ') spec += c;
+  }
+  r.specifier = spec;
+  return r;
+}
+
+std::optional<DistDir> ParseDistDirName(std::string_view dir_name) {
+  for (std::string_view suffix : {".dist-info", ".egg-info"}) {
+    if (!EndsWith(dir_name, suffix)) continue;
+    std::string_view stem = dir_name.substr(0, dir_name.size() - suffix.size());
+    size_t dash = stem.find('-');
+    if (dash == std::string_view::npos || dash == 0) return std::nullopt;
+    std::string_view version = stem.substr(dash + 1);
+    // egg-info names may carry "-py3.11" after the version.
+    if (size_t py = version.find("-py"); py != std::string_view::npos) version = version.substr(0, py);
+    return DistDir{NormalizeProjectName(stem.substr(0, dash)), std::string(version)};
+  }
+  return std::nullopt;
+}
+
+std::map<std::string, std::string> ParsePyvenvCfg(std::string_view text) {
+  std::map<std::string, std::string> out;
+  for (std::string_view line : Lines(text)) {
+    size_t eq = line.find('=');
+    if (eq == std::string_view::npos) continue;
+    out[ToLower(Trim(line.substr(0, eq)))] = std::string(Trim(line.substr(eq + 1)));
+  }
+  return out;
+}
+
+std::vector<std::string> ParseEnvironmentsTxt(std::string_view text) {
+  std::vector<std::string> out;
+  for (std::string_view line : Lines(text)) {
+    line = Trim(line);
+    if (StartsWith(line, "/") && std::find(out.begin(), out.end(), line) == out.end()) out.emplace_back(line);
+  }
+  return out;
+}
+
+PipConfig ParsePipConf(std::string_view text) {
+  PipConfig out;
+  std::string section;
+  bool in_extra = false;
+  for (std::string_view raw : Lines(text)) {
+    std::string_view line = Trim(raw);
+    if (line.empty() || line.front() == '#' || line.front() == ';') continue;
+    if (line.front() == '[') {
+      size_t close = line.find(']');
+      section = close == std::string_view::npos ? "" : ToLower(Trim(line.substr(1, close - 1)));
+      in_extra = false;
+      continue;
+    }
+    if (section != "global" && section != "install") continue;
+    bool continuation = !raw.empty() && (raw.front() == ' ' || raw.front() == '\t');
+    if (continuation && in_extra) {
+      out.extra_index_urls.emplace_back(line);
+      continue;
+    }
+    size_t eq = line.find('=');
+    if (eq == std::string_view::npos) continue;
+    std::string key = NormalizeProjectName(Trim(line.substr(0, eq)));
+    std::string_view value = Trim(line.substr(eq + 1));
+    in_extra = key == "extra-index-url";
+    if (key == "index-url") out.index_url = std::string(value);
+    else if (in_extra) {
+      for (const std::string& url : SplitNonEmpty(value, ' ')) out.extra_index_urls.push_back(url);
+    }
+  }
+  return out;
+}
+
+}  // namespace cudamatch

@@ -1,0 +1,130 @@
+// Pure parsers for every file format the probes read. No I/O: each takes the text (already read
+// with a size cap) and returns a value or nullopt/error. Samples of the real formats sit above
+// each function; tests run them on verbatim captures.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/result.h"
+#include "core/version.h"
+
+namespace cudamatch {
+
+// /proc/driver/nvidia/version:
+//   NVRM version: NVIDIA UNIX x86_64 Kernel Module  550.54.14  Thu Feb 22 01:44:30 UTC 2024
+//   NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  550.54.14  Release Build  (dvs-builder@U16-I3-B03-4-3)  Thu Feb 22 01:25:25 UTC 2024
+//   GCC version:  gcc version 12.2.0 (Debian 12.2.0-14)
+struct KernelModuleVersion {
+  DriverVersion version;
+  std::string flavor;  // "open" or "proprietary"
+};
+std::optional<KernelModuleVersion> ParseProcDriverVersion(std::string_view text);
+
+// /sys/module/nvidia/version: "550.54.14\n"
+std::optional<DriverVersion> ParseSysModuleVersion(std::string_view text);
+
+// /proc/driver/nvidia/gpus/0000:01:00.0/information:
+//   Model: 		 NVIDIA GeForce RTX 4090
+//   IRQ:   		 186
+//   GPU UUID: 	 GPU-4f1d3c55-...
+//   Bus Location: 	 0000:01:00.0
+struct ProcGpuInformation {
+  std::string model;
+  std::string uuid;
+  std::string bus_location;
+};
+ProcGpuInformation ParseProcGpuInformation(std::string_view text);
+
+// Sysfs hex attributes: "0x10de\n", "0x030000\n".
+std::optional<uint32_t> ParseSysfsHex(std::string_view text);
+
+// The version in a driver library's real file name: "libcuda.so.550.54.14" -> 550.54.14.
+// "libcuda.so.1" and WSL's "libcuda.so.1.1" carry no driver version.
+std::optional<DriverVersion> LibraryDriverVersion(std::string_view file_name, std::string_view stem);
+
+// /etc/os-release: KEY=value or KEY="value" lines.
+std::map<std::string, std::string> ParseOsRelease(std::string_view text);
+
+// /proc/version: "Linux version 5.15.153.1-microsoft-standard-WSL2 (root@...) ..."
+bool IsWslKernel(std::string_view proc_version);
+
+// /proc/1/cgroup: "0::/docker/3f4e...", "12:devices:/kubepods/..." -> "docker", "kubepods", ...
+std::string ContainerFromCgroup(std::string_view text);
+
+// CUDA toolkit version.json (11.1 and later):
+//   { "cuda" : { "name" : "CUDA SDK", "version" : "12.4.1" }, "cuda_cudart" : { ... } }
+std::optional<CudaVersion> ParseCudaVersionJson(std::string_view text);
+// version.txt (up to 11.0): "CUDA Version 10.2.89"
+std::optional<CudaVersion> ParseCudaVersionTxt(std::string_view text);
+// cuda.h: "#define CUDA_VERSION 12040"
+std::optional<CudaVersion> ParseCudaHeader(std::string_view text);
+
+// cudnn_version.h (8+) or cudnn.h (7):
+//   #define CUDNN_MAJOR 9
+//   #define CUDNN_MINOR 1
+//   #define CUDNN_PATCHLEVEL 0
+std::optional<Pep440> ParseCudnnHeader(std::string_view text);
+// "libcudnn.so.9.1.0" -> 9.1.0; "libcudnn.so.8" -> 8 (major only).
+std::optional<Pep440> LibraryVersion(std::string_view file_name, std::string_view stem);
+
+// torch/version.py (also torchvision, torchaudio):
+//   __version__ = '2.3.1+cu121'
+//   cuda: Optional[str] = '12.1'
+//   hip: Optional[str] = None
+struct VersionPy {
+  std::optional<std::string> version;
+  std::optional<std::string> cuda;  // present and None -> ""
+  std::optional<std::string> hip;   // present and None -> ""
+  std::optional<std::string> git_version;
+};
+VersionPy ParseVersionPy(std::string_view text);
+
+// Core metadata (dist-info METADATA, egg-info PKG-INFO): RFC 822 header block.
+//   Name: torch
+//   Version: 2.3.1+cu121
+//   Requires-Dist: nvidia-cudnn-cu12==8.9.2.26; platform_system == "Linux"
+struct CoreMetadata {
+  std::string name;
+  std::string version;
+  std::vector<std::string> requires_dist;
+};
+CoreMetadata ParseCoreMetadata(std::string_view text);
+
+// A requirement line: "nvidia-cudnn-cu12==8.9.2.26 ; platform_system == \"Linux\"".
+struct Requirement {
+  std::string name;       // normalised (lowercase, '-' for runs of -_.)
+  std::string specifier;  // "==8.9.2.26"
+  std::string marker;     // text after ';'
+};
+std::optional<Requirement> ParseRequirement(std::string_view line);
+std::string NormalizeProjectName(std::string_view name);
+
+// "torch-2.3.1+cu121.dist-info" -> {"torch", "2.3.1+cu121"}; also ".egg-info".
+struct DistDir {
+  std::string name;
+  std::string version;
+};
+std::optional<DistDir> ParseDistDirName(std::string_view dir_name);
+
+// pyvenv.cfg:
+//   home = /usr/bin
+//   include-system-site-packages = false
+//   version = 3.11.7          (uv writes version_info = 3.12.1)
+std::map<std::string, std::string> ParsePyvenvCfg(std::string_view text);
+
+// ~/.conda/environments.txt: one environment prefix per line.
+std::vector<std::string> ParseEnvironmentsTxt(std::string_view text);
+
+// pip.conf / pip.ini: [global] / [install] sections with index-url and extra-index-url.
+struct PipConfig {
+  std::string index_url;
+  std::vector<std::string> extra_index_urls;
+};
+PipConfig ParsePipConf(std::string_view text);
+
+}  // namespace cudamatch

@@ -1,0 +1,250 @@
+// Python environment probe. Nothing is executed: interpreters are found by name and every fact
+// comes from files read as text with a size cap. Sources, in order:
+//   discovery: --python PATH, VIRTUAL_ENV, $PWD/.venv, CONDA_PREFIX, interpreters on PATH
+//              (pyenv shims skipped), /usr/bin and /usr/local/bin, pyenv versions ($PYENV_ROOT or
+//              ~/.pyenv), conda/mamba roots and their envs/ (~/.conda/environments.txt too),
+//              uv-managed Pythons (~/.local/share/uv/python)
+//   version:   pyvenv.cfg (version, version_info), the interpreter's name (python3.11), the
+//              single lib/pythonX.Y directory
+//   packages:  each site-packages / dist-packages directory (user site for non-venv
+//              environments); see packages.cc
+#include <algorithm>
+#include <set>
+
+#include "core/text.h"
+#include "probe/context.h"
+#include "probe/packages.h"
+#include "probe/parsers.h"
+
+namespace cudamatch {
+
+namespace {
+
+struct Candidate {
+  std::string prefix;
+  std::string executable;
+  std::optional<PyVersion> version;
+  std::string kind;
+  std::string name;
+  std::string found_by;
+};
+
+std::optional<PyVersion> VersionFromName(std::string_view name) {
+  if (!StartsWith(name, "python")) return std::nullopt;
+  return PyVersion::Parse(name.substr(6)).as_optional();
+}
+
+// An interpreter file: resolves links, derives the prefix (<prefix>/bin/pythonX.Y).
+std::optional<Candidate> FromExecutable(const Fs& fs, const std::string& path, std::string found_by) {
+  if (!fs.IsFile(path)) return std::nullopt;
+  auto real = fs.Resolve(path);
+  if (!real) return std::nullopt;
+  Candidate c;
+  c.executable = *real;
+  c.prefix = std::string(Dirname(Dirname(*real)));
+  c.version = VersionFromName(Basename(*real));
+  if (!c.version) c.version = VersionFromName(Basename(path));
+  c.found_by = std::move(found_by);
+  return c;
+}
+
+Candidate FromPrefix(std::string prefix, std::string kind, std::string found_by) {
+  Candidate c;
+  c.prefix = NormalizePath(prefix);
+  c.kind = std::move(kind);
+  c.found_by = std::move(found_by);
+  return c;
+}
+
+const std::vector<std::string>& InterpreterNames() {
+  static const std::vector<std::string> kNames = [] {
+    std::vector<std::string> names = {"python3", "python"};
+    for (int minor = 6; minor <= 15; ++minor) names.push_back("python3." + std::to_string(minor));
+    return names;
+  }();
+  return kNames;
+}
+
+void AddInterpretersIn(const ProbeInput& in, const std::string& dir, const std::string& found_by,
+                       std::vector<Candidate>& out) {
+  if (EndsWith(dir, "/shims")) return;  // pyenv shims are scripts; versions are listed below
+  for (const std::string& name : InterpreterNames()) {
+    if (auto c = FromExecutable(*in.fs, dir + "/" + name, found_by)) out.push_back(std::move(*c));
+  }
+}
+
+void AddSubdirs(const ProbeInput& in, const std::string& dir, const std::string& kind,
+                const std::string& found_by, std::vector<Candidate>& out) {
+  auto names = in.fs->List(dir);
+  if (!names) return;
+  for (const std::string& n : *names) {
+    std::string path = dir + "/" + n;
+    if (!in.fs->IsDir(path)) continue;
+    Candidate c = FromPrefix(path, kind, found_by);
+    c.name = n;
+    out.push_back(std::move(c));
+  }
+}
+
+void AddConda(const ProbeInput& in, std::vector<Candidate>& out) {
+  std::string home = in.Home();
+  std::vector<std::string> roots;
+  for (const char* name : {"miniconda3", "anaconda3", "miniforge3", "mambaforge", "micromamba", ".conda",
+                           "miniconda", "anaconda"}) {
+    if (!home.empty()) roots.push_back(home + "/" + name);
+  }
+  for (const char* root : {"/opt/conda", "/opt/miniconda3", "/opt/anaconda3", "/opt/miniforge3"}) {
+    roots.push_back(root);
+  }
+  for (const char* var : {"MAMBA_ROOT_PREFIX", "CONDA_ROOT"}) {
+    if (!in.Env(var).empty()) roots.push_back(in.Env(var));
+  }
+  std::string conda_prefix = in.Env("CONDA_PREFIX");
+  if (!conda_prefix.empty()) {
+    out.push_back(FromPrefix(conda_prefix, "conda", "env:CONDA_PREFIX"));
+    std::string parent(Dirname(conda_prefix));
+    if (Basename(parent) == "envs") roots.push_back(std::string(Dirname(parent)));
+  }
+  for (const std::string& root : roots) {
+    if (!in.fs->IsDir(root + "/conda-meta") && !in.fs->IsDir(root + "/envs")) continue;
+    if (in.fs->IsDir(root + "/conda-meta")) out.push_back(FromPrefix(root, "conda", root));
+    AddSubdirs(in, root + "/envs", "conda", root + "/envs", out);
+  }
+  if (!home.empty()) {
+    if (auto text = in.fs->Read(home + "/.conda/environments.txt", kSmallFileCap)) {
+      for (const std::string& prefix : ParseEnvironmentsTxt(*text)) {
+        out.push_back(FromPrefix(prefix, "conda", "~/.conda/environments.txt"));
+      }
+    }
+  }
+}
+
+std::vector<Candidate> Discover(const ProbeInput& in) {
+  std::vector<Candidate> out;
+  for (const std::string& p : in.extra_pythons) {
+    if (in.fs->IsDir(p)) out.push_back(FromPrefix(p, "given", "--python"));
+    else if (auto c = FromExecutable(*in.fs, p, "--python")) out.push_back(std::move(*c));
+  }
+  if (!in.Env("VIRTUAL_ENV").empty()) out.push_back(FromPrefix(in.Env("VIRTUAL_ENV"), "venv", "env:VIRTUAL_ENV"));
+  if (in.fs->IsFile(in.cwd + "/.venv/pyvenv.cfg")) out.push_back(FromPrefix(in.cwd + "/.venv", "venv", "./.venv"));
+  AddConda(in, out);
+  for (const std::string& dir : PathDirs(in)) AddInterpretersIn(in, dir, "PATH", out);
+  for (const char* dir : {"/usr/local/bin", "/usr/bin"}) AddInterpretersIn(in, dir, dir, out);
+  std::string home = in.Home();
+  std::string pyenv = in.Env("PYENV_ROOT").empty() ? home + "/.pyenv" : in.Env("PYENV_ROOT");
+  if (!pyenv.empty() && pyenv != "/.pyenv") AddSubdirs(in, pyenv + "/versions", "pyenv", "pyenv", out);
+  std::string uv_dir = in.Env("UV_PYTHON_INSTALL_DIR");
+  if (uv_dir.empty() && !in.Env("XDG_DATA_HOME").empty()) uv_dir = in.Env("XDG_DATA_HOME") + "/uv/python";
+  if (uv_dir.empty() && !home.empty()) uv_dir = home + "/.local/share/uv/python";
+  if (!uv_dir.empty()) AddSubdirs(in, uv_dir, "uv", "uv", out);
+  return out;
+}
+
+// lib/python3.X directory names under a prefix.
+std::vector<PyVersion> LibVersions(const Fs& fs, const std::string& prefix) {
+  std::vector<PyVersion> out;
+  auto names = fs.List(prefix + "/lib");
+  if (!names) return out;
+  for (const std::string& n : *names) {
+    if (auto v = VersionFromName(n)) out.push_back(*v);
+  }
+  return out;
+}
+
+void FillVersion(const ProbeInput& in, const Candidate& c, PythonEnv& env, Trail& trail) {
+  if (auto text = in.fs->Read(env.prefix + "/pyvenv.cfg", kSmallFileCap)) {
+    auto cfg = ParsePyvenvCfg(*text);
+    for (const char* key : {"version", "version_info"}) {
+      if (auto v = PyVersion::Parse(cfg[key])) {
+        env.version = *v;
+        env.version_source = env.prefix + "/pyvenv.cfg";
+        return;
+      }
+    }
+  }
+  if (c.version) {
+    env.version = c.version;
+    env.version_source = c.executable.empty() ? c.found_by : c.executable;
+    return;
+  }
+  std::vector<PyVersion> libs = LibVersions(*in.fs, env.prefix);
+  if (libs.size() == 1) {
+    env.version = libs.front();
+    env.version_source = env.prefix + "/lib/python" + libs.front().ToString();
+    return;
+  }
+  trail.Missing(env.prefix, "Python version not found");
+}
+
+std::string FindExecutable(const Fs& fs, const PythonEnv& env) {
+  std::vector<std::string> names;
+  if (env.version) names.push_back("python" + env.version->ToString());
+  names.insert(names.end(), {"python3", "python"});
+  for (const std::string& n : names) {
+    std::string path = env.prefix + "/bin/" + n;
+    if (fs.Exists(path)) return path;
+  }
+  return "";
+}
+
+void FillSitePackages(const ProbeInput& in, PythonEnv& env) {
+  if (!env.version) return;
+  std::string py = "python" + env.version->ToString();
+  std::vector<std::string> dirs = {env.prefix + "/lib/" + py + "/site-packages"};
+  if (env.prefix == "/usr" || env.prefix == "/usr/local") {
+    dirs = {"/usr/local/lib/" + py + "/dist-packages", "/usr/lib/python3/dist-packages",
+            "/usr/lib/" + py + "/dist-packages", "/usr/local/lib/" + py + "/site-packages",
+            "/usr/lib/" + py + "/site-packages"};
+  }
+  if (env.kind != "venv" && !in.Home().empty()) {
+    dirs.insert(dirs.begin(), in.Home() + "/.local/lib/" + py + "/site-packages");
+  }
+  for (const std::string& d : dirs) {
+    if (in.fs->IsDir(d)) env.site_packages.push_back(d);
+  }
+}
+
+std::string KindOf(const Fs& fs, const Candidate& c, const std::string& prefix) {
+  if (fs.IsDir(prefix + "/conda-meta")) return "conda";
+  if (fs.IsFile(prefix + "/pyvenv.cfg")) return "venv";
+  if (!c.kind.empty() && c.kind != "given") return c.kind;
+  if (prefix.find("/.pyenv/versions/") != std::string::npos) return "pyenv";
+  return c.kind.empty() ? "system" : c.kind;
+}
+
+}  // namespace
+
+void ProbePythons(const ProbeInput& in, Snapshot& snap) {
+  Trail trail(snap, "python");
+  std::set<std::pair<std::string, std::string>> seen;
+  for (const Candidate& c : Discover(in)) {
+    auto resolved = in.fs->Resolve(c.prefix);
+    if (!resolved || !in.fs->IsDir(*resolved)) {
+      trail.Missing(c.prefix, "from " + c.found_by);
+      continue;
+    }
+    PythonEnv env;
+    env.prefix = *resolved;
+    env.name = c.name;
+    env.kind = KindOf(*in.fs, c, env.prefix);
+    FillVersion(in, c, env, trail);
+    auto key = std::pair(env.prefix, env.version ? env.version->ToString() : "");
+    if (!seen.insert(key).second) {
+      for (PythonEnv& e : snap.pythons) {
+        if (e.prefix == env.prefix && (e.version ? e.version->ToString() : "") == key.second &&
+            std::find(e.found_by.begin(), e.found_by.end(), c.found_by) == e.found_by.end()) {
+          e.found_by.push_back(c.found_by);
+        }
+      }
+      continue;
+    }
+    env.found_by.push_back(c.found_by);
+    env.executable = c.executable.empty() ? FindExecutable(*in.fs, env) : c.executable;
+    FillSitePackages(in, env);
+    ScanPackages(*in.fs, env, trail);
+    trail.Found(env.prefix, env.version ? "Python " + env.version->ToString() : "Python version unknown");
+    snap.pythons.push_back(std::move(env));
+  }
+}
+
+}  // namespace cudamatch

@@ -1,0 +1,88 @@
+#include <algorithm>
+
+#include "core/text.h"
+#include "probe/context.h"
+
+namespace cudamatch {
+
+std::optional<std::string> ReadRecorded(const Fs& fs, Trail& trail, const std::string& path, size_t cap) {
+  FileInfo info = fs.Stat(path);
+  if (!info.exists()) {
+    trail.Missing(path);
+    return std::nullopt;
+  }
+  auto text = fs.Read(path, cap);
+  if (!text) {
+    trail.Error(path, text.error());
+    return std::nullopt;
+  }
+  return std::move(*text);
+}
+
+namespace {
+
+void AddUnique(std::vector<std::string>& out, std::string dir) {
+  if (dir.empty() || dir[0] != '/') return;
+  dir = NormalizePath(dir);
+  if (std::find(out.begin(), out.end(), dir) == out.end()) out.push_back(std::move(dir));
+}
+
+// /etc/ld.so.conf: directory lines and "include /etc/ld.so.conf.d/*.conf".
+void ReadLdSoConf(const Fs& fs, const std::string& path, int depth, std::vector<std::string>& out) {
+  if (depth > 4) return;
+  auto text = fs.Read(path, kSmallFileCap);
+  if (!text) return;
+  for (std::string_view line : Lines(*text)) {
+    line = Trim(line);
+    if (line.empty() || line.front() == '#') continue;
+    if (StartsWith(line, "include")) {
+      std::string pattern(Trim(line.substr(7)));
+      std::string dir(Dirname(pattern));
+      std::string_view file_glob = Basename(pattern);
+      std::string suffix = StartsWith(file_glob, "*") ? std::string(file_glob.substr(1)) : "";
+      auto names = fs.List(dir);
+      if (!names) continue;
+      for (const std::string& name : *names) {
+        if (suffix.empty() ? name == file_glob : EndsWith(name, suffix)) {
+          ReadLdSoConf(fs, JoinPath(dir, name), depth + 1, out);
+        }
+      }
+      continue;
+    }
+    AddUnique(out, std::string(line));
+  }
+}
+
+}  // namespace
+
+std::vector<std::string> LibraryDirs(const ProbeInput& in) {
+  std::vector<std::string> dirs;
+  for (const std::string& d : SplitNonEmpty(in.Env("LD_LIBRARY_PATH"), ':')) AddUnique(dirs, d);
+  ReadLdSoConf(*in.fs, "/etc/ld.so.conf", 0, dirs);
+  for (const char* d : {"/usr/local/nvidia/lib64", "/usr/local/nvidia/lib", "/usr/lib/x86_64-linux-gnu",
+                        "/usr/lib/x86_64-linux-gnu/nvidia/current", "/usr/lib/aarch64-linux-gnu",
+                        "/usr/lib64", "/usr/lib", "/lib/x86_64-linux-gnu", "/lib64", "/usr/lib/wsl/lib"}) {
+    AddUnique(dirs, d);
+  }
+  return dirs;
+}
+
+std::vector<std::string> PathDirs(const ProbeInput& in) {
+  std::vector<std::string> dirs;
+  for (const std::string& d : SplitNonEmpty(in.Env("PATH"), ':')) AddUnique(dirs, d);
+  return dirs;
+}
+
+Snapshot TakeSnapshot(const ProbeInput& in) {
+  Snapshot snap;
+  snap.root = in.fs->root();
+  ProbeHost(in, snap);
+  ProbeDriver(in, snap);
+  ProbeGpus(in, snap);
+  ProbePythons(in, snap);
+  ProbeToolkits(in, snap);
+  ProbeCudnn(in, snap);
+  return snap;
+}
+
+}  // namespace cudamatch

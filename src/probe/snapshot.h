@@ -1,0 +1,163 @@
+// One Snapshot of a machine's GPU stack: what each probe found, where it found it, and what it
+// tried. Plain data: probes fill it, diagnose and plan read it, report renders it.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/platform.h"
+#include "core/version.h"
+
+namespace cudamatch {
+
+// One attempt by a probe: which source it read and what came of it.
+struct Evidence {
+  enum class Outcome { kFound, kMissing, kError, kSkipped };
+  std::string probe;   // "driver", "gpus", "toolkits", "cudnn", "python", "host"
+  std::string source;  // a path, "nvml:nvmlSystemGetDriverVersion", "env:CUDA_HOME", ...
+  Outcome outcome = Outcome::kMissing;
+  std::string detail;  // the value found, or the error
+};
+
+struct ForwardCompat {
+  std::string path;  // /usr/local/cuda-12.2/compat
+  std::optional<DriverVersion> version;
+};
+
+struct DriverInfo {
+  // Kernel module (from /proc/driver/nvidia/version or /sys/module/nvidia/version).
+  bool kernel_module_loaded = false;
+  std::optional<DriverVersion> kernel_version;
+  std::string kernel_flavor;  // "open", "proprietary" or ""
+  std::string kernel_source;
+  // User space (NVML, or the real names of libcuda.so.* / libnvidia-ml.so.*).
+  std::optional<DriverVersion> userspace_version;
+  std::string userspace_source;
+  std::vector<std::string> libcuda_paths;
+  std::vector<std::string> nvml_paths;
+  // The newest CUDA the driver serves (NVML, libcuda, or the catalog's branch table).
+  std::optional<CudaVersion> cuda;
+  std::string cuda_source;
+  std::string nvml_status;  // "ok", "not loaded: ...", "skipped: ..." or "" when not tried
+  // Where it runs.
+  bool wsl = false;
+  bool container = false;
+  std::string container_source;
+  bool device_nodes = false;  // /dev/nvidia0.. or /dev/dxg
+  std::vector<std::string> device_node_paths;
+  std::optional<std::string> cuda_visible_devices;
+  std::optional<std::string> nvidia_visible_devices;
+  std::vector<ForwardCompat> forward_compat;
+
+  // The version to judge by: user space (what CUDA programs load) before the kernel module.
+  std::optional<DriverVersion> version() const {
+    return userspace_version ? userspace_version : kernel_version;
+  }
+  bool installed() const {
+    return kernel_version || userspace_version || !libcuda_paths.empty() || wsl;
+  }
+  bool mismatch() const {
+    return kernel_version && userspace_version && !(*kernel_version == *userspace_version);
+  }
+};
+
+struct GpuInfo {
+  int index = 0;
+  std::string name;
+  std::optional<ComputeCapability> cc;
+  std::string cc_source;  // "nvml" or "catalog"
+  std::string architecture;
+  std::string uuid;
+  std::string pci_bus_id;
+  std::optional<uint32_t> pci_device_id;
+  std::optional<uint64_t> memory_bytes;
+  std::string source;  // "nvml", "/proc/driver/nvidia/gpus/...", "/sys/bus/pci/devices/..."
+};
+
+struct ToolkitInfo {
+  std::string path;  // the toolkit root, resolved
+  std::vector<std::string> found_by;  // "/usr/local/cuda-12.4", "PATH", "CUDA_HOME", ...
+  std::optional<CudaVersion> version;
+  std::string version_source;
+  std::string kind;  // "system", "debian", "conda", "pip"
+  bool has_nvcc = false;
+  bool active = false;
+  std::string active_reason;  // "PATH", "CUDA_HOME", "/usr/local/cuda"
+};
+
+struct CudnnInfo {
+  std::string path;
+  std::optional<Pep440> version;
+  std::string source;
+  std::string kind;  // "system", "toolkit", "pip"
+};
+
+struct PackageInfo {
+  std::string name;  // "torch"
+  std::optional<Pep440> version;
+  std::string version_source;
+  std::string metadata_version;     // the Version: field of its metadata, when read
+  std::optional<CudaVersion> cuda;  // the CUDA runtime the build uses
+  std::string cuda_source;
+  std::optional<std::string> hip;  // ROCm builds
+  std::string variant;             // "cu121", "cpu", "rocm6.2" or "" when unknown
+  std::string location;            // the package directory or metadata path
+  std::vector<std::string> nvidia_requirements;  // "nvidia-cudnn-cu12==8.9.2.26"
+  std::vector<std::string> bundled_libs;         // torch/lib/libcudnn.so.8 ...
+};
+
+struct PythonEnv {
+  std::string executable;
+  std::string prefix;
+  std::optional<PyVersion> version;
+  std::string version_source;
+  std::string kind;  // "system", "venv", "conda", "pyenv", "uv", "given"
+  std::string name;  // conda env name, pyenv version
+  std::vector<std::string> found_by;
+  std::vector<std::string> site_packages;
+  std::map<std::string, PackageInfo> packages;  // torch, torchvision, torchaudio, triton, nvidia-*
+};
+
+struct LibraryPathEntry {
+  std::string dir;
+  std::vector<std::string> cuda_libs;  // file names: libcudart.so.11.0, libcudnn.so.8.6.0, ...
+  std::optional<Pep440> cudnn_version;
+  std::optional<int> cuda_major;
+};
+
+struct HostInfo {
+  std::string os_name;  // PRETTY_NAME from /etc/os-release
+  std::string os_id;    // ID
+  std::string arch;     // uname machine
+  std::string glibc;
+  std::optional<int> gcc_major;
+  std::string gcc_source;
+  std::vector<LibraryPathEntry> ld_library_path;
+  std::string pip_index_url;
+  std::string pip_index_source;  // "env:PIP_INDEX_URL", "/etc/pip.conf", ...
+  std::vector<std::string> pip_extra_index_urls;
+};
+
+struct Snapshot {
+  std::string root = "/";
+  Platform platform;
+  DriverInfo driver;
+  std::vector<GpuInfo> gpus;
+  std::vector<ToolkitInfo> toolkits;
+  std::vector<CudnnInfo> cudnn;
+  std::vector<PythonEnv> pythons;
+  HostInfo host;
+  std::vector<Evidence> trail;
+
+  const ToolkitInfo* ActiveToolkit() const {
+    for (const ToolkitInfo& t : toolkits) {
+      if (t.active) return &t;
+    }
+    return nullptr;
+  }
+};
+
+}  // namespace cudamatch

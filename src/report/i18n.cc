@@ -1,0 +1,138 @@
+#include "report/i18n.h"
+
+#include <algorithm>
+#include <map>
+
+#include "core/embedded.h"
+#include "core/text.h"
+
+namespace cudamatch {
+
+Result<Lang> ParseLang(std::string_view text) {
+  std::string t = ToLower(Trim(text));
+  if (t == "en" || StartsWith(t, "en_") || StartsWith(t, "en-") || t == "c" || t == "posix") {
+    return Lang::kEn;
+  }
+  if (t == "zh" || StartsWith(t, "zh_") || StartsWith(t, "zh-")) return Lang::kZh;
+  return Err("unknown language " + Quote(text) + " (expected en or zh)");
+}
+
+Lang LangFromLocale(std::string_view lc_all, std::string_view lc_messages, std::string_view lang) {
+  for (std::string_view value : {lc_all, lc_messages, lang}) {
+    if (value.empty()) continue;
+    return StartsWith(ToLower(value), "zh") ? Lang::kZh : Lang::kEn;
+  }
+  return Lang::kEn;
+}
+
+std::string_view LangCode(Lang lang) { return lang == Lang::kZh ? "zh" : "en"; }
+
+namespace {
+
+std::string Unescape(std::string_view text) {
+  std::string out;
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '\\' && i + 1 < text.size()) {
+      char c = text[++i];
+      out += c == 'n' ? '\n' : c == 't' ? '\t' : c;
+    } else {
+      out += text[i];
+    }
+  }
+  return out;
+}
+
+using Table = std::map<std::string, std::string, std::less<>>;
+
+Table BuildTable(Lang lang) {
+  Table table;
+  for (const MessageEntry& e : EmbeddedMessages(lang)) table.emplace(e.id, e.text);
+  return table;
+}
+
+const Table& TableFor(Lang lang) {
+  static const Table en = BuildTable(Lang::kEn);
+  static const Table zh = BuildTable(Lang::kZh);
+  return lang == Lang::kZh ? zh : en;
+}
+
+}  // namespace
+
+Result<std::vector<MessageEntry>> ParseMessages(std::string_view file, std::string_view text) {
+  std::vector<MessageEntry> out;
+  int line_no = 0;
+  for (std::string_view line : Lines(text)) {
+    ++line_no;
+    if (Trim(line).empty() || line.front() == '#') continue;
+    size_t tab = line.find('\t');
+    if (tab == std::string_view::npos || tab == 0) {
+      return Err(std::string(file) + ":" + std::to_string(line_no) + ":1: expected id<TAB>text");
+    }
+    out.push_back(MessageEntry{std::string(line.substr(0, tab)), Unescape(line.substr(tab + 1)), line_no});
+  }
+  return out;
+}
+
+std::vector<std::string> Placeholders(std::string_view text) {
+  std::vector<std::string> names;
+  size_t pos = 0;
+  while ((pos = text.find('{', pos)) != std::string_view::npos) {
+    size_t end = text.find('}', pos);
+    if (end == std::string_view::npos) break;
+    names.emplace_back(text.substr(pos + 1, end - pos - 1));
+    pos = end + 1;
+  }
+  std::sort(names.begin(), names.end());
+  names.erase(std::unique(names.begin(), names.end()), names.end());
+  return names;
+}
+
+namespace {
+
+std::vector<MessageEntry> LoadEmbedded(std::string_view file) {
+  for (size_t i = 0; i < kEmbeddedMessagesCount; ++i) {
+    if (kEmbeddedMessages[i].name != file) continue;
+    auto parsed = ParseMessages(file, kEmbeddedMessages[i].text);
+    if (parsed) return std::move(*parsed);
+  }
+  return {};
+}
+
+}  // namespace
+
+const std::vector<MessageEntry>& EmbeddedMessages(Lang lang) {
+  static const std::vector<MessageEntry> en = LoadEmbedded("en.tsv");
+  static const std::vector<MessageEntry> zh = LoadEmbedded("zh.tsv");
+  return lang == Lang::kZh ? zh : en;
+}
+
+bool HasMessage(Lang lang, std::string_view id) {
+  const Table& t = TableFor(lang);
+  return t.find(id) != t.end();
+}
+
+std::string Tr(Lang lang, std::string_view id, MsgArgs args) {
+  const Table& table = TableFor(lang);
+  auto it = table.find(id);
+  if (it == table.end()) return "[" + std::string(id) + "]";
+  const std::string& text = it->second;
+  std::string out;
+  out.reserve(text.size() + 32);
+  size_t i = 0;
+  while (i < text.size()) {
+    size_t open = text.find('{', i);
+    if (open == std::string::npos) break;
+    size_t close = text.find('}', open);
+    if (close == std::string::npos) break;
+    out.append(text, i, open - i);
+    std::string_view name(text.data() + open + 1, close - open - 1);
+    auto arg = std::find_if(args.begin(), args.end(), [&](const auto& a) { return a.first == name; });
+    if (arg != args.end()) out += arg->second;
+    else out.append(text, open, close - open + 1);
+    i = close + 1;
+  }
+  out.append(text, i, std::string::npos);
+  return out;
+}
+
+}  // namespace cudamatch

@@ -1,0 +1,43 @@
+// Human text in English and Simplified Chinese. Every sentence lives in the message catalogs
+// (messages/en.tsv, messages/zh.tsv), looked up by id; "{name}" placeholders are filled by Tr.
+// JSON output never goes through here: it stays language-neutral.
+#pragma once
+
+#include <initializer_list>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "core/result.h"
+
+namespace cudamatch {
+
+enum class Lang { kEn, kZh };
+
+Result<Lang> ParseLang(std::string_view text);  // "en", "zh", "zh_CN", "zh-CN"
+// From LC_ALL, LC_MESSAGES, LANG in that order (POSIX precedence); English by default.
+Lang LangFromLocale(std::string_view lc_all, std::string_view lc_messages, std::string_view lang);
+std::string_view LangCode(Lang lang);
+
+using MsgArgs = std::initializer_list<std::pair<std::string_view, std::string>>;
+
+// The message `id` in `lang` with its placeholders filled. An unknown id renders as "[id]".
+std::string Tr(Lang lang, std::string_view id, MsgArgs args = {});
+// Whether `id` exists in `lang`.
+bool HasMessage(Lang lang, std::string_view id);
+
+struct MessageEntry {
+  std::string id;
+  std::string text;
+  int line = 0;
+};
+
+// Parses one message catalog ("id<TAB>text" lines; \n, \t and \\ escapes in text).
+Result<std::vector<MessageEntry>> ParseMessages(std::string_view file, std::string_view text);
+// The placeholder names of a message text, sorted and unique.
+std::vector<std::string> Placeholders(std::string_view text);
+// The embedded catalog of one language.
+const std::vector<MessageEntry>& EmbeddedMessages(Lang lang);
+
+}  // namespace cudamatch

@@ -1,0 +1,33 @@
+// Language-neutral JSON for every command. One object per output with "schema_version";
+// docs/json.md documents each shape. Built with nlohmann::ordered_json, never by hand.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include "catalog/catalog.h"
+#include "plan/lookup.h"
+
+namespace cudamatch {
+
+using Json = nlohmann::ordered_json;
+
+inline constexpr int kSchemaVersion = 1;
+
+// {"schema_version": 1, "kind": kind}
+Json JsonHeader(std::string_view kind);
+
+// Small helpers: null for unknown values.
+template <typename T>
+Json OptString(const std::optional<T>& v) {
+  return v ? Json(v->ToString()) : Json(nullptr);
+}
+Json OptText(const std::string& s);
+Json StringList(const std::vector<std::string>& items);
+
+std::string_view DriverFitName(DriverFit fit);  // "full", "minor_compat", "too_old", "unknown"
+std::string_view KernelFitName(KernelFit fit);  // "sass", "ptx", "none"
+
+Json LookupJson(const Catalog& c, const LookupResult& r);
+Json CatalogJson(const Catalog& c);
+
+}  // namespace cudamatch
