@@ -193,6 +193,22 @@ std::string ShortKey(std::string_view name) {
   return key;
 }
 
+// Lowercase alphanumeric runs: "NVIDIA H100 80GB HBM3" -> {"nvidia", "h100", "80gb", "hbm3"}.
+std::vector<std::string> ModelTokens(std::string_view name) {
+  std::vector<std::string> tokens;
+  std::string cur;
+  for (char c : name) {
+    if (std::isalnum(static_cast<unsigned char>(c))) {
+      cur += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    } else if (!cur.empty()) {
+      tokens.push_back(std::move(cur));
+      cur.clear();
+    }
+  }
+  if (!cur.empty()) tokens.push_back(std::move(cur));
+  return tokens;
+}
+
 }  // namespace
 
 GpuMatch MatchGpuName(const Catalog& c, std::string_view query) {
@@ -211,6 +227,17 @@ GpuMatch MatchGpuName(const Catalog& c, std::string_view query) {
       match.models.clear();
     }
     if (tier == best_tier && tier < 4) match.models.push_back(&g);
+  }
+  if (match.models.empty()) {
+    // A model number alone ("H100 SXM" -> "h100"): every name with that token.
+    std::string model;
+    for (const std::string& token : ModelTokens(query)) {
+      if (token.size() > model.size() && std::any_of(token.begin(), token.end(), ::isdigit)) model = token;
+    }
+    for (const GpuModel& g : c.gpus) {
+      std::vector<std::string> tokens = ModelTokens(g.name);
+      if (!model.empty() && std::find(tokens.begin(), tokens.end(), model) != tokens.end()) match.models.push_back(&g);
+    }
   }
   if (!match.models.empty()) {
     std::stable_sort(match.models.begin(), match.models.end(), [](const GpuModel* a, const GpuModel* b) {
@@ -303,6 +330,14 @@ ArchFit FitArch(const ArchList& list, const ComputeCapability& gpu) {
     }
   }
   return best;
+}
+
+ArchFit FitWheel(const Catalog& c, const ArchList& list, const CudaVersion& cuda, const ComputeCapability& gpu) {
+  ArchFit fit = FitArch(list, gpu);
+  if (fit.fit != KernelFit::kPtx) return fit;
+  std::optional<CudaVersion> first = FirstCudaFor(c, gpu);
+  if (first && cuda.Truncated() < *first) return ArchFit{};
+  return fit;
 }
 
 // ---- cuDNN and compilers ----

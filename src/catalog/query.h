@@ -90,6 +90,9 @@ struct ArchFit {
   ComputeCapability via;  // the list entry that serves the GPU
 };
 ArchFit FitArch(const ArchList& list, const ComputeCapability& gpu);
+// FitArch for a wheel built with `cuda`: PTX counts only when that CUDA already knew the GPU's
+// architecture (its bundled libraries carry no code for GPUs released after it).
+ArchFit FitWheel(const Catalog& c, const ArchList& list, const CudaVersion& cuda, const ComputeCapability& gpu);
 
 // ---- cuDNN and compilers ----
 

@@ -1,10 +1,58 @@
+// cudamatch check torch==1.13.0 torchvision==0.14.0 | -r requirements.txt
+#include <fstream>
+#include <sstream>
+
 #include "cli/common.h"
+#include "cli/spec_options.h"
+#include "report/plan_report.h"
 
 namespace cudamatch {
 
+namespace {
+
+struct CheckOptions {
+  SpecOptions spec;
+  std::vector<std::string> pins;
+  std::string requirements;
+};
+
+Result<PinSet> ReadPins(const CheckOptions& opt) {
+  if (opt.requirements.empty()) return ParsePinArgs(opt.pins);
+  std::ifstream in(opt.requirements, std::ios::binary);
+  if (!in) return Err(opt.requirements + ": cannot open");
+  std::ostringstream buf;
+  buf << in.rdbuf();
+  std::string text = buf.str().substr(0, 1 << 20);
+  auto set = ParseRequirements(opt.requirements, text);
+  if (!set) return set;
+  auto extra = ParsePinArgs(opt.pins);
+  if (!extra) return extra;
+  set->pins.insert(set->pins.end(), extra->pins.begin(), extra->pins.end());
+  return set;
+}
+
+int RunCheck(const CheckOptions& opt, Context& ctx) {
+  if (opt.pins.empty() && opt.requirements.empty()) return Fail("check needs pins (torch==2.3.1 ...) or -r requirements.txt");
+  auto pins = ReadPins(opt);
+  if (!pins) return Fail(pins.error());
+  if (pins->pins.empty()) return Fail("no torch, torchvision or torchaudio pin found");
+  auto spec = BuildSpec(opt.spec, ctx);
+  if (!spec) return Fail(spec.error());
+  CheckResult result = CheckPins(ctx.catalog, *spec, *pins);
+  if (ctx.flags.json) Print(CheckJson(result).dump(2) + "\n");
+  else Print(RenderCheck(result, ctx.text()));
+  return result.ok() ? kExitOk : kExitFindings;
+}
+
+}  // namespace
+
 RunFn RegisterCheck(CLI::App& app) {
-  app.add_subcommand("check", "check");
-  return [](Context&) { return Fail("not yet"); };
+  auto opt = std::make_shared<CheckOptions>();
+  CLI::App* sub = app.add_subcommand("check", "Check version pins against each other and against a machine");
+  sub->add_option("pins", opt->pins, "torch==1.13.0 torchvision==0.14.0 ...");
+  sub->add_option("-r,--requirement", opt->requirements, "A requirements file");
+  AddSpecOptions(*sub, opt->spec);
+  return [opt](Context& ctx) { return RunCheck(*opt, ctx); };
 }
 
 }  // namespace cudamatch

@@ -1,10 +1,29 @@
+// cudamatch doctor (the default command): the machine's whole GPU stack and what is wrong with it.
+
 #include "cli/common.h"
+#include "cli/machine.h"
+#include "diagnose/rules.h"
+#include "report/doctor.h"
 
 namespace cudamatch {
 
+namespace {
+
+int RunDoctor(const MachineOptions& opt, Context& ctx) {
+  MachineProbe probe = ProbeMachine(opt, ctx);
+  std::vector<Finding> findings = Diagnose(probe.snapshot, ctx.catalog);
+  if (ctx.flags.json) Print(DoctorJson(probe.snapshot, findings).dump(2) + "\n");
+  else Print(RenderDoctor(probe.snapshot, findings, ctx.text()));
+  return HasErrors(findings) ? kExitFindings : kExitOk;
+}
+
+}  // namespace
+
 RunFn RegisterDoctor(CLI::App& app) {
-  app.add_subcommand("doctor", "doctor");
-  return [](Context&) { return Fail("not yet"); };
+  auto opt = std::make_shared<MachineOptions>();
+  CLI::App* sub = app.add_subcommand("doctor", "Inspect this machine (or an image with --root) and report problems");
+  AddMachineOptions(*sub, *opt);
+  return [opt](Context& ctx) { return RunDoctor(*opt, ctx); };
 }
 
 }  // namespace cudamatch

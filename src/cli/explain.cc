@@ -1,10 +1,21 @@
+// cudamatch explain [topic]: the layers and rules, in plain words.
 #include "cli/common.h"
+#include "report/explain.h"
 
 namespace cudamatch {
 
 RunFn RegisterExplain(CLI::App& app) {
-  app.add_subcommand("explain", "explain");
-  return [](Context&) { return Fail("not yet"); };
+  auto topic = std::make_shared<std::string>();
+  CLI::App* sub = app.add_subcommand("explain", "Driver CUDA vs toolkit vs PyTorch's CUDA, and the other rules, explained");
+  sub->add_option("topic", *topic, "A topic; without one, the list");
+  return [topic](Context& ctx) {
+    if (!topic->empty() && !IsExplainTopic(*topic)) {
+      return Fail("unknown topic '" + *topic + "'" + ExplainDidYouMean(*topic) + "; run `cudamatch explain` for the list");
+    }
+    if (ctx.flags.json) Print(ExplainJson(*topic).dump(2) + "\n");
+    else Print(RenderExplain(*topic, ctx.text()));
+    return static_cast<int>(kExitOk);
+  };
 }
 
 }  // namespace cudamatch

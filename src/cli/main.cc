@@ -39,6 +39,7 @@ std::vector<std::string> WithDefaultCommand(int argc, char** argv) {
 }
 
 std::string DidYouMean(const std::string& word) {
+  if (word.empty() || word[0] == '-') return "";
   for (const std::string& name : Subcommands()) {
     if (EditDistance(word, name) <= 2) return " (did you mean '" + name + "'?)";
   }
@@ -67,8 +68,9 @@ int Run(int argc, char** argv) {
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ExtrasError& e) {
-    std::string extra = args.empty() ? "" : args.back();
-    return Fail(std::string(e.what()) + DidYouMean(extra) + "; see --help");
+    std::string hint;
+    for (int i = 1; i < argc && hint.empty(); ++i) hint = DidYouMean(argv[i]);
+    return Fail(std::string(e.what()) + hint + "; see --help");
   } catch (const CLI::ParseError& e) {
     return Fail(std::string(e.what()) + "; see --help");
   }

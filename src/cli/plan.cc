@@ -1,10 +1,22 @@
+// cudamatch plan: the best torch set for this machine (or one described by flags), with commands.
 #include "cli/common.h"
+#include "cli/spec_options.h"
+#include "report/plan_report.h"
 
 namespace cudamatch {
 
 RunFn RegisterPlan(CLI::App& app) {
-  app.add_subcommand("plan", "plan");
-  return [](Context&) { return Fail("not yet"); };
+  auto opt = std::make_shared<SpecOptions>();
+  CLI::App* sub = app.add_subcommand("plan", "The torch, torchvision and torchaudio that fit a machine, and how to install them");
+  AddSpecOptions(*sub, *opt);
+  return [opt](Context& ctx) {
+    auto spec = BuildSpec(*opt, ctx);
+    if (!spec) return Fail(spec.error());
+    Plan plan = MakePlan(ctx.catalog, *spec);
+    if (ctx.flags.json) Print(PlanJson(plan, *spec).dump(2) + "\n");
+    else Print(RenderPlan(plan, *spec, ctx.text()));
+    return plan.release ? static_cast<int>(kExitOk) : static_cast<int>(kExitFindings);
+  };
 }
 
 }  // namespace cudamatch

@@ -9,6 +9,8 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <climits>
+#include <cstdlib>
 #include <cstring>
 
 #include "core/text.h"
@@ -82,7 +84,10 @@ class Fd {
 
 class RealFs : public Fs {
  public:
-  explicit RealFs(std::string root) : root_(NormalizePath(root)) {
+  explicit RealFs(std::string root) {
+    char* real = realpath(root.c_str(), nullptr);
+    root_ = NormalizePath(real != nullptr ? real : root);
+    free(real);
     root_fd_ = open(root_.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC);
   }
   ~RealFs() override {
@@ -158,7 +163,8 @@ class RealFs : public Fs {
   Result<std::string> Resolve(std::string_view path) const override {
     std::string done = "/";
     std::vector<std::string> todo;
-    for (std::string_view p : Split(NormalizePath(path), '/')) {
+    const std::string normalized = NormalizePath(path);
+    for (std::string_view p : Split(normalized, '/')) {
       if (!p.empty()) todo.emplace_back(p);
     }
     std::reverse(todo.begin(), todo.end());
@@ -285,7 +291,8 @@ const FakeFs::Node* FakeFs::Find(const std::string& path) const {
 
 Result<std::string> FakeFs::ResolveImpl(std::string_view path, bool follow_last) const {
   std::vector<std::string> todo;
-  for (std::string_view p : Split(NormalizePath(path), '/')) {
+  const std::string normalized = NormalizePath(path);
+  for (std::string_view p : Split(normalized, '/')) {
     if (!p.empty()) todo.emplace_back(p);
   }
   std::reverse(todo.begin(), todo.end());

@@ -93,7 +93,9 @@ std::optional<std::string> CondaCommand(const InstallRequest& r, InstallCommands
   bool cpu = v.kind == Variant::Kind::kCpu;
   if (t.conda == CondaForm::kNone || t.conda == CondaForm::kUnknown || v.kind == Variant::Kind::kRocm ||
       v.kind == Variant::Kind::kOther) {
-    cmds.notes.push_back(t.conda == CondaForm::kNone ? "note.conda_channel_ended" : "note.conda_unknown");
+    cmds.notes.push_back(t.conda == CondaForm::kNone        ? "note.conda_channel_ended"
+                         : v.kind == Variant::Kind::kRocm ? "note.conda_rocm"
+                                                          : "note.conda_unknown");
     return std::nullopt;
   }
   bool old_cpu_names = cpu && t.torch < Pep440::Parse("1.2").value();

@@ -146,7 +146,7 @@ std::optional<GpuAnswer> AnswerGpu(const Catalog& c, const ComputeCapability& cc
   for (auto it = c.torch_variants.rbegin(); it != c.torch_variants.rend(); ++it) {
     if (it->platform != "linux-x86_64" || !it->variant.cuda) continue;
     WheelFit w{&*it, std::nullopt};
-    if (it->arch_list) w.fit = FitArch(*it->arch_list, cc);
+    if (it->arch_list) w.fit = FitWheel(c, *it->arch_list, *it->variant.cuda, cc);
     a.wheels.push_back(w);
   }
   return a;

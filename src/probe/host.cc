@@ -86,6 +86,14 @@ bool IsCudaLibrary(std::string_view name) {
   return false;
 }
 
+// "libcudnn.so.8.6.0", "libcudart.so.11.8.89": the real file behind a library's soname links.
+bool IsMainVersioned(std::string_view name) {
+  for (std::string_view stem : {"libcudart.so.", "libcudnn.so.", "libcublas.so.", "libcuda.so.", "libnvrtc.so."}) {
+    if (auto v = LibraryVersion(name, stem); v && v->release.size() >= 3) return true;
+  }
+  return false;
+}
+
 void ProbeLdLibraryPath(const ProbeInput& in, Snapshot& snap, Trail& trail) {
   for (const std::string& dir : SplitNonEmpty(in.Env("LD_LIBRARY_PATH"), ':')) {
     LibraryPathEntry entry;
@@ -98,7 +106,7 @@ void ProbeLdLibraryPath(const ProbeInput& in, Snapshot& snap, Trail& trail) {
     }
     for (const std::string& name : *names) {
       if (!IsCudaLibrary(name)) continue;
-      entry.cuda_libs.push_back(name);
+      if (IsMainVersioned(name)) entry.cuda_libs.push_back(name);
       if (auto v = LibraryVersion(name, "libcudnn.so."); v && v->release.size() >= 3) {
         if (!entry.cudnn_version || *v > *entry.cudnn_version) entry.cudnn_version = v;
       }

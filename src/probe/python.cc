@@ -101,9 +101,13 @@ void AddConda(const ProbeInput& in, std::vector<Candidate>& out) {
   }
   std::string conda_prefix = in.Env("CONDA_PREFIX");
   if (!conda_prefix.empty()) {
-    out.push_back(FromPrefix(conda_prefix, "conda", "env:CONDA_PREFIX"));
-    std::string parent(Dirname(conda_prefix));
-    if (Basename(parent) == "envs") roots.push_back(std::string(Dirname(parent)));
+    Candidate c = FromPrefix(conda_prefix, "conda", "env:CONDA_PREFIX");
+    std::string parent(Dirname(c.prefix));
+    if (Basename(parent) == "envs") {
+      c.name = std::string(Basename(c.prefix));
+      roots.push_back(std::string(Dirname(parent)));
+    }
+    out.push_back(std::move(c));
   }
   for (const std::string& root : roots) {
     if (!in.fs->IsDir(root + "/conda-meta") && !in.fs->IsDir(root + "/envs")) continue;

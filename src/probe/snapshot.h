@@ -41,7 +41,9 @@ struct DriverInfo {
   // The newest CUDA the driver serves (NVML, libcuda, or the catalog's branch table).
   std::optional<CudaVersion> cuda;
   std::string cuda_source;
-  std::string nvml_status;  // "ok", "not loaded: ...", "skipped: ..." or "" when not tried
+  // "ok"; "skipped.root", "skipped.no_module", "skipped.no_library" (NVML not worth loading);
+  // else the NVML or dlopen error; "" when not tried.
+  std::string nvml_status;
   // Where it runs.
   bool wsl = false;
   bool container = false;

@@ -112,6 +112,12 @@ bool HasMessage(Lang lang, std::string_view id) {
 }
 
 std::string Tr(Lang lang, std::string_view id, MsgArgs args) {
+  std::vector<std::pair<std::string, std::string>> v;
+  for (const auto& [k, val] : args) v.emplace_back(std::string(k), val);
+  return TrArgs(lang, id, v);
+}
+
+std::string TrArgs(Lang lang, std::string_view id, const std::vector<std::pair<std::string, std::string>>& args) {
   const Table& table = TableFor(lang);
   auto it = table.find(id);
   if (it == table.end()) return "[" + std::string(id) + "]";

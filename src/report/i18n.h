@@ -24,6 +24,7 @@ using MsgArgs = std::initializer_list<std::pair<std::string_view, std::string>>;
 
 // The message `id` in `lang` with its placeholders filled. An unknown id renders as "[id]".
 std::string Tr(Lang lang, std::string_view id, MsgArgs args = {});
+std::string TrArgs(Lang lang, std::string_view id, const std::vector<std::pair<std::string, std::string>>& args);
 // Whether `id` exists in `lang`.
 bool HasMessage(Lang lang, std::string_view id);
 

@@ -1,0 +1,107 @@
+#include "cli/spec_options.h"
+
+#include "catalog/query.h"
+#include "core/text.h"
+#include "plan/spec.h"
+
+namespace cudamatch {
+
+void AddSpecOptions(CLI::App& sub, SpecOptions& opt) {
+  sub.add_option("--root", opt.root, "Probe the machine image under DIR");
+  sub.add_option("--driver", opt.driver, "Driver version, e.g. 470.82.01 (instead of this machine's)");
+  sub.add_option("--cuda-max", opt.cuda_max, "The CUDA version the driver serves (nvidia-smi), e.g. 12.2");
+  sub.add_option("--gpu", opt.gpus, "GPU name, e.g. \"RTX 3090\" (repeatable: every GPU must be served)")
+      ->allow_extra_args(false);
+  sub.add_option("--cc", opt.ccs, "Compute capability, e.g. 8.6 (repeatable)")->allow_extra_args(false);
+  sub.add_option("--python", opt.python, "Python version (3.10) or an interpreter/environment path");
+  sub.add_option("--torch", opt.torch, "Torch versions to consider, e.g. \"==1.13.*\" or latest");
+  sub.add_option("--with", opt.with, "Companions: torchvision,torchaudio (or none)");
+  sub.add_option("--mirror", opt.mirror, "A mirror from mirrors.tsv (name or URL) for the commands");
+  sub.add_flag("--no-detect", opt.no_detect, "Describe the machine by flags only; probe nothing");
+}
+
+namespace {
+
+Status ApplyGpus(const SpecOptions& opt, const Catalog& c, MachineSpec& spec) {
+  if (opt.gpus.empty() && opt.ccs.empty()) return Status::Ok();
+  spec.gpus.clear();
+  spec.gpu_names.clear();
+  for (const std::string& name : opt.gpus) {
+    GpuMatch m = MatchGpuName(c, name);
+    if (m.models.empty()) {
+      std::string hint = m.suggestions.empty() ? "" : " (did you mean " + Join(m.suggestions, ", ") + "?)";
+      return Err("unknown GPU " + Quote(name) + hint);
+    }
+    for (const GpuModel* g : m.models) {
+      if (!(g->cc == m.models.front()->cc)) {
+        return Err("GPU " + Quote(name) + " is ambiguous: " + m.models.front()->name + " (" + m.models.front()->cc.ToString() +
+                   ") or " + g->name + " (" + g->cc.ToString() + ")");
+      }
+    }
+    spec.gpus.push_back(m.models.front()->cc);
+    spec.gpu_names.push_back(m.models.front()->name);
+  }
+  for (const std::string& text : opt.ccs) {
+    auto cc = ComputeCapability::Parse(text);
+    if (!cc) return Error{cc.error()};
+    spec.gpus.push_back(*cc);
+    spec.gpu_names.push_back("");
+  }
+  spec.has_nvidia_gpu = true;
+  return Status::Ok();
+}
+
+Status ApplyDriver(const SpecOptions& opt, MachineSpec& spec) {
+  if (!opt.driver.empty()) {
+    auto d = DriverVersion::Parse(opt.driver);
+    if (!d) return Error{d.error()};
+    spec.driver = *d;
+    spec.driver_cuda.reset();
+  }
+  if (!opt.cuda_max.empty()) {
+    auto c = CudaVersion::Parse(opt.cuda_max);
+    if (!c) return Error{c.error()};
+    spec.driver_cuda = *c;
+    if (opt.driver.empty()) spec.driver.reset();
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+Result<MachineSpec> BuildSpec(const SpecOptions& opt, const Context& ctx) {
+  MachineSpec spec;
+  bool detect = !opt.no_detect && ctx.flags.os.empty();
+  bool python_is_path = opt.python.find('/') != std::string::npos;
+  if (detect) {
+    MachineOptions m{opt.root, python_is_path ? std::vector<std::string>{opt.python} : std::vector<std::string>{}};
+    MachineProbe probe = ProbeMachine(m, ctx);
+    spec = SpecFromSnapshot(probe.snapshot, PrimaryPython(probe.snapshot));
+  }
+  spec.platform = ctx.platform;
+  if (detect && ctx.flags.arch.empty() && ctx.flags.os.empty()) spec.platform.arch = Platform{}.arch;
+  if (Status s = ApplyDriver(opt, spec); !s.ok()) return Error{s.error()};
+  if (Status s = ApplyGpus(opt, ctx.catalog, spec); !s.ok()) return Error{s.error()};
+  if (!opt.python.empty() && !python_is_path) {
+    auto py = PyVersion::Parse(opt.python);
+    if (!py) return Error{py.error()};
+    spec.python = *py;
+  }
+  if (!opt.torch.empty() && ToLower(opt.torch) != "latest") {
+    std::string text = opt.torch;
+    if (!text.empty() && std::isdigit(static_cast<unsigned char>(text[0]))) text = "==" + text;
+    auto set = SpecifierSet::Parse(text);
+    if (!set) return Error{set.error()};
+    spec.torch = *set;
+  }
+  std::string with = ToLower(opt.with);
+  spec.with_torchvision = with.find("torchvision") != std::string::npos;
+  spec.with_torchaudio = with.find("torchaudio") != std::string::npos;
+  if (!opt.mirror.empty()) {
+    spec.mirror = FindMirror(ctx.catalog, opt.mirror);
+    if (spec.mirror == nullptr) return Err("unknown mirror " + Quote(opt.mirror) + " (see mirrors.tsv: `cudamatch catalog`)");
+  }
+  return spec;
+}
+
+}  // namespace cudamatch

@@ -1,0 +1,29 @@
+// A finding: one problem (or notable fact) about a machine, with the evidence it rests on, why it
+// matters and the command that fixes it. Text is carried as message ids plus values, so the
+// same finding renders in English or Chinese and as language-neutral JSON.
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace cudamatch {
+
+enum class Severity { kError = 0, kWarning = 1, kInfo = 2 };
+
+std::string_view SeverityName(Severity s);  // "error", "warning", "info"
+
+using MessageArgs = std::vector<std::pair<std::string, std::string>>;
+
+struct Finding {
+  std::string id;  // stable: "driver.too_old_for_torch"
+  Severity severity = Severity::kInfo;
+  MessageArgs args;                   // values for the finding's messages
+  std::vector<std::string> evidence;  // "driver 535.104.05 from /proc/driver/nvidia/version"
+  std::string fix;                    // a command to run, or "" when the fix is not a command
+  std::string topic;                  // `cudamatch explain <topic>`
+  // Message ids are derived from the id: "finding.<id>.message", ".why", ".fix" (the last is
+  // optional prose shown before the command).
+};
+
+}  // namespace cudamatch

@@ -1,0 +1,49 @@
+// The rule functions behind Rules(), and what they share. Internal to diagnose/.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "catalog/query.h"
+#include "diagnose/finding.h"
+#include "plan/plan.h"
+#include "probe/snapshot.h"
+
+namespace cudamatch {
+
+// Driver and platform (rules_driver.cc).
+void CheckDriverMissing(const Snapshot& s, const Catalog& c, std::vector<Finding>& out);
+void CheckModuleNotLoaded(const Snapshot& s, const Catalog& c, std::vector<Finding>& out);
+void CheckDriverMismatch(const Snapshot& s, const Catalog& c, std::vector<Finding>& out);
+void CheckWslLinuxDriver(const Snapshot& s, const Catalog& c, std::vector<Finding>& out);
+void CheckContainerDevices(const Snapshot& s, const Catalog& c, std::vector<Finding>& out);
+void CheckVisibleDevices(const Snapshot& s, const Catalog& c, std::vector<Finding>& out);
+void CheckForwardCompat(const Snapshot& s, const Catalog& c, std::vector<Finding>& out);
+void CheckUnknownGpu(const Snapshot& s, const Catalog& c, std::vector<Finding>& out);
+
+// PyTorch builds in each environment (rules_torch.cc).
+void CheckTorchDriver(const Snapshot& s, const Catalog& c, std::vector<Finding>& out);
+void CheckTorchKernels(const Snapshot& s, const Catalog& c, std::vector<Finding>& out);
+void CheckPairing(const Snapshot& s, const Catalog& c, std::vector<Finding>& out);
+void CheckCpuBuild(const Snapshot& s, const Catalog& c, std::vector<Finding>& out);
+void CheckRocmBuild(const Snapshot& s, const Catalog& c, std::vector<Finding>& out);
+void CheckTorchPython(const Snapshot& s, const Catalog& c, std::vector<Finding>& out);
+void CheckTorchUnknown(const Snapshot& s, const Catalog& c, std::vector<Finding>& out);
+
+// Toolchain and environment (rules_env.cc).
+void CheckNvccMajor(const Snapshot& s, const Catalog& c, std::vector<Finding>& out);
+void CheckGccTooNew(const Snapshot& s, const Catalog& c, std::vector<Finding>& out);
+void CheckLdLibraryPath(const Snapshot& s, const Catalog& c, std::vector<Finding>& out);
+void CheckPipMirror(const Snapshot& s, const Catalog& c, std::vector<Finding>& out);
+
+// Shared helpers.
+std::string DriverEvidence(const DriverInfo& d);
+std::string EnvLabel(const PythonEnv& env);
+std::string TorchEvidence(const PythonEnv& env, const PackageInfo& torch);
+// The pip command of the best plan for one environment on this machine ("" if none fits).
+std::string PlanCommand(const Snapshot& s, const Catalog& c, const PythonEnv* env);
+// The catalog row of an installed build, when its release and variant are known.
+const TorchVariant* InstalledVariant(const Catalog& c, const PackageInfo& torch, const Platform& p);
+
+}  // namespace cudamatch

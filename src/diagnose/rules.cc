@@ -1,0 +1,94 @@
+#include "diagnose/rules.h"
+
+#include <algorithm>
+
+#include "diagnose/rule_fns.h"
+#include "plan/spec.h"
+
+namespace cudamatch {
+
+std::string_view SeverityName(Severity s) {
+  switch (s) {
+    case Severity::kError: return "error";
+    case Severity::kWarning: return "warning";
+    case Severity::kInfo: break;
+  }
+  return "info";
+}
+
+const std::vector<Rule>& Rules() {
+  static const std::vector<Rule> kRules = {
+      {"driver-missing", CheckDriverMissing},       {"module-not-loaded", CheckModuleNotLoaded},
+      {"driver-mismatch", CheckDriverMismatch},     {"wsl-linux-driver", CheckWslLinuxDriver},
+      {"container-devices", CheckContainerDevices}, {"visible-devices", CheckVisibleDevices},
+      {"torch-driver", CheckTorchDriver},           {"torch-kernels", CheckTorchKernels},
+      {"pairing", CheckPairing},                    {"cpu-build", CheckCpuBuild},
+      {"rocm-build", CheckRocmBuild},               {"torch-python", CheckTorchPython},
+      {"nvcc-major", CheckNvccMajor},               {"gcc-too-new", CheckGccTooNew},
+      {"ld-library-path", CheckLdLibraryPath},      {"pip-mirror", CheckPipMirror},
+      {"forward-compat", CheckForwardCompat},       {"unknown-gpu", CheckUnknownGpu},
+      {"torch-unknown", CheckTorchUnknown},
+  };
+  return kRules;
+}
+
+const std::vector<std::string_view>& FindingIds() {
+  static const std::vector<std::string_view> kIds = {
+      "driver.missing",          "driver.module_not_loaded", "driver.mismatch",
+      "wsl.linux_driver",        "container.no_devices",     "env.visible_devices_hide_all",
+      "env.visible_devices_some", "torch.driver_too_old",    "torch.driver_minor_compat",
+      "torch.no_kernels",        "torch.ptx_jit",            "torch.vision_unpaired",
+      "torch.audio_unpaired",    "torch.vision_cuda_mismatch", "torch.cpu_build",
+      "torch.rocm_on_nvidia",    "torch.python_unsupported", "toolkit.nvcc_major",
+      "toolkit.gcc_too_new",     "env.ld_library_path",      "pip.mirror_default_only",
+      "driver.forward_compat",   "gpu.unknown",              "torch.not_in_catalog",
+  };
+  return kIds;
+}
+
+std::vector<Finding> Diagnose(const Snapshot& snap, const Catalog& c) {
+  std::vector<Finding> out;
+  for (const Rule& rule : Rules()) rule.check(snap, c, out);
+  std::stable_sort(out.begin(), out.end(),
+                   [](const Finding& a, const Finding& b) { return a.severity < b.severity; });
+  return out;
+}
+
+bool HasErrors(const std::vector<Finding>& findings) {
+  return std::any_of(findings.begin(), findings.end(),
+                     [](const Finding& f) { return f.severity == Severity::kError; });
+}
+
+std::string DriverEvidence(const DriverInfo& d) {
+  std::vector<std::string> parts;
+  if (d.kernel_version) parts.push_back("kernel module " + d.kernel_version->text + " (" + d.kernel_source + ")");
+  if (d.userspace_version) parts.push_back("user space " + d.userspace_version->text + " (" + d.userspace_source + ")");
+  if (d.cuda) parts.push_back("serves CUDA " + d.cuda->MajorMinor() + " (" + d.cuda_source + ")");
+  std::string out;
+  for (const std::string& p : parts) out += (out.empty() ? "" : "; ") + p;
+  return out.empty() ? "no NVIDIA driver found" : "driver: " + out;
+}
+
+std::string EnvLabel(const PythonEnv& env) {
+  std::string v = env.version ? " (Python " + env.version->ToString() + ")" : "";
+  return env.prefix + v;
+}
+
+std::string TorchEvidence(const PythonEnv& env, const PackageInfo& torch) {
+  std::string out = "torch " + (torch.version ? torch.version->ToString() : "?") + " in " + EnvLabel(env);
+  if (torch.cuda) out += ", built with CUDA " + torch.cuda->MajorMinor();
+  if (!torch.version_source.empty()) out += " (" + torch.version_source + ")";
+  return out;
+}
+
+std::string PlanCommand(const Snapshot& s, const Catalog& c, const PythonEnv* env) {
+  Plan plan = MakePlan(c, SpecFromSnapshot(s, env));
+  return plan.release ? plan.commands.pip : "";
+}
+
+const TorchVariant* InstalledVariant(const Catalog& c, const PackageInfo& torch, const Platform& p) {
+  if (!torch.version || torch.variant.empty()) return nullptr;
+  return FindVariant(c, *torch.version, p.Name(), torch.variant);
+}
+
+}  // namespace cudamatch

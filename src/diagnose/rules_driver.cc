@@ -1,0 +1,146 @@
+// Driver and platform rules: no driver, module not loaded, kernel/user-space mismatch, a Linux
+// driver inside WSL, a container without device nodes, CUDA_VISIBLE_DEVICES, forward
+// compatibility, GPUs the catalog does not know.
+#include "core/text.h"
+#include "diagnose/rule_fns.h"
+#include "plan/spec.h"
+
+namespace cudamatch {
+
+namespace {
+
+std::string GpuEvidence(const GpuInfo& g) {
+  std::string name = g.name.empty() ? "NVIDIA GPU" : g.name;
+  std::string cc = g.cc ? " (compute capability " + g.cc->ToString() + ")" : "";
+  return name + cc + " from " + g.source;
+}
+
+std::string InstallDriverCommand(const std::string& os_id) {
+  if (os_id == "ubuntu") return "sudo ubuntu-drivers install";
+  if (os_id == "debian") return "sudo apt-get install nvidia-driver firmware-misc-nonfree";
+  return "";
+}
+
+}  // namespace
+
+void CheckDriverMissing(const Snapshot& s, const Catalog& c, std::vector<Finding>& out) {
+  if (s.driver.installed() || s.gpus.empty()) return;
+  const GpuInfo& gpu = s.gpus.front();
+  std::string gpu_need = "?";
+  if (gpu.cc) {
+    if (auto first = FirstCudaFor(c, *gpu.cc)) {
+      DriverRequirement req = MinDriverFor(c, *first, Os::kLinux);
+      if (req.toolkit_min) gpu_need = req.toolkit_min->text;
+    }
+  }
+  Plan plan = MakePlan(c, SpecFromSnapshot(s, PrimaryPython(s)));
+  std::string need = "?";
+  if (plan.variant && plan.variant->variant.cuda) {
+    DriverRequirement req = MinDriverFor(c, *plan.variant->variant.cuda, Os::kLinux);
+    if (req.toolkit_min) need = req.toolkit_min->text;
+  }
+  Finding f{"driver.missing", Severity::kError,
+            {{"gpu", gpu.name.empty() ? "NVIDIA GPU" : gpu.name},
+             {"cc", gpu.cc ? gpu.cc->ToString() : "?"},
+             {"gpu_driver", gpu_need},
+             {"driver", need},
+             {"torch", plan.release ? plan.release->torch.Public() : "?"},
+             {"variant", plan.variant ? plan.variant->variant.tag : "?"}},
+            {GpuEvidence(gpu), DriverEvidence(s.driver)},
+            InstallDriverCommand(s.host.os_id),
+            "driver"};
+  out.push_back(std::move(f));
+}
+
+void CheckModuleNotLoaded(const Snapshot& s, const Catalog&, std::vector<Finding>& out) {
+  const DriverInfo& d = s.driver;
+  if (d.kernel_module_loaded || d.wsl || (d.libcuda_paths.empty() && !d.userspace_version)) return;
+  Finding f{"driver.module_not_loaded", Severity::kError,
+            {{"driver", d.userspace_version ? d.userspace_version->text : "?"}},
+            {DriverEvidence(d), "no /proc/driver/nvidia/version and no /sys/module/nvidia/version"},
+            "sudo modprobe nvidia",
+            "driver"};
+  if (!d.nvml_status.empty()) f.evidence.push_back("NVML: " + d.nvml_status);
+  out.push_back(std::move(f));
+}
+
+void CheckDriverMismatch(const Snapshot& s, const Catalog&, std::vector<Finding>& out) {
+  const DriverInfo& d = s.driver;
+  if (!d.mismatch()) return;
+  out.push_back(Finding{"driver.mismatch", Severity::kError,
+                        {{"kernel", d.kernel_version->text}, {"userspace", d.userspace_version->text}},
+                        {DriverEvidence(d)},
+                        "sudo reboot",
+                        "driver"});
+}
+
+void CheckWslLinuxDriver(const Snapshot& s, const Catalog&, std::vector<Finding>& out) {
+  const DriverInfo& d = s.driver;
+  if (!d.wsl) return;
+  for (const std::string& path : d.libcuda_paths) {
+    if (StartsWith(path, "/usr/lib/wsl/")) continue;
+    out.push_back(Finding{"wsl.linux_driver", Severity::kError,
+                          {{"path", path}},
+                          {"WSL kernel (/proc/version)", "Linux driver library " + path},
+                          "sudo apt-get purge 'nvidia-driver-*' 'libnvidia-compute-*'",
+                          "wsl"});
+    return;
+  }
+}
+
+void CheckContainerDevices(const Snapshot& s, const Catalog&, std::vector<Finding>& out) {
+  const DriverInfo& d = s.driver;
+  bool wants_gpu = !d.libcuda_paths.empty() || d.nvidia_visible_devices || d.kernel_module_loaded;
+  if (!d.container || d.device_nodes || !wants_gpu) return;
+  Finding f{"container.no_devices", Severity::kError, {{"marker", d.container_source}},
+            {"container (" + d.container_source + ")", "no /dev/nvidia* device nodes"},
+            "docker run --gpus all ...",
+            "containers"};
+  if (d.nvidia_visible_devices) f.evidence.push_back("NVIDIA_VISIBLE_DEVICES=" + *d.nvidia_visible_devices);
+  out.push_back(std::move(f));
+}
+
+// CUDA_VISIBLE_DEVICES: indices or GPU-/MIG- UUIDs, comma-separated; CUDA stops at the first
+// entry that names no device, so an invalid first entry hides every GPU.
+void CheckVisibleDevices(const Snapshot& s, const Catalog&, std::vector<Finding>& out) {
+  const auto& value = s.driver.cuda_visible_devices;
+  if (!value || s.gpus.empty()) return;
+  size_t visible = 0;
+  for (const std::string& entry : SplitNonEmpty(*value, ',')) {
+    auto index = ParseUint(entry);
+    bool valid = (index && *index < static_cast<int64_t>(s.gpus.size())) || StartsWith(entry, "GPU-") ||
+                 StartsWith(entry, "MIG-");
+    if (!valid) break;
+    ++visible;
+  }
+  MessageArgs args = {{"value", *value}, {"visible", std::to_string(visible)}, {"total", std::to_string(s.gpus.size())}};
+  std::vector<std::string> evidence = {"CUDA_VISIBLE_DEVICES=" + *value, std::to_string(s.gpus.size()) + " GPUs found"};
+  if (visible == 0) {
+    out.push_back(Finding{"env.visible_devices_hide_all", Severity::kError, args, evidence,
+                          "unset CUDA_VISIBLE_DEVICES", "visible-devices"});
+  } else if (visible < s.gpus.size()) {
+    out.push_back(Finding{"env.visible_devices_some", Severity::kInfo, args, evidence, "", "visible-devices"});
+  }
+}
+
+void CheckForwardCompat(const Snapshot& s, const Catalog&, std::vector<Finding>& out) {
+  for (const ForwardCompat& fc : s.driver.forward_compat) {
+    out.push_back(Finding{"driver.forward_compat", Severity::kInfo,
+                          {{"path", fc.path}, {"version", fc.version ? fc.version->text : "?"}},
+                          {fc.path + (fc.version ? "/libcuda.so." + fc.version->text : "")},
+                          "",
+                          "forward-compat"});
+  }
+}
+
+void CheckUnknownGpu(const Snapshot& s, const Catalog&, std::vector<Finding>& out) {
+  for (const GpuInfo& g : s.gpus) {
+    if (g.cc) continue;
+    char id[8] = "?";
+    if (g.pci_device_id) std::snprintf(id, sizeof(id), "%04x", *g.pci_device_id);
+    out.push_back(Finding{"gpu.unknown", Severity::kInfo, {{"gpu", g.name.empty() ? g.pci_bus_id : g.name}, {"pci", id}},
+                          {GpuEvidence(g)}, "", "compute-capability"});
+  }
+}
+
+}  // namespace cudamatch

@@ -1,0 +1,109 @@
+// Toolchain and environment rules: nvcc's CUDA major against torch's, the host GCC against
+// nvcc, LD_LIBRARY_PATH shadowing the libraries a wheel bundles, and pip mirrors that serve only
+// PyPI's default variant.
+#include "core/text.h"
+#include "diagnose/rule_fns.h"
+#include "plan/commands.h"
+#include "plan/spec.h"
+
+namespace cudamatch {
+
+namespace {
+
+// The cuDNN a torch build uses: its nvidia-cudnn-cuXX wheel, else the catalog's value.
+std::optional<Pep440> TorchCudnn(const Catalog& c, const PythonEnv& env, const PackageInfo& torch, const Platform& p) {
+  for (const auto& [name, pkg] : env.packages) {
+    if (StartsWith(name, "nvidia-cudnn-") && pkg.version) return pkg.version;
+  }
+  if (const TorchVariant* v = InstalledVariant(c, torch, p); v && !v->cudnn.empty()) {
+    return Pep440::Parse(v->cudnn).as_optional();
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+void CheckNvccMajor(const Snapshot& s, const Catalog&, std::vector<Finding>& out) {
+  const ToolkitInfo* active = s.ActiveToolkit();
+  if (active == nullptr || !active->version) return;
+  for (const PythonEnv& env : s.pythons) {
+    auto it = env.packages.find("torch");
+    if (it == env.packages.end() || !it->second.cuda || it->second.hip) continue;
+    const PackageInfo& torch = it->second;
+    if (active->version->major == torch.cuda->major) continue;
+    std::string fix;
+    for (const ToolkitInfo& t : s.toolkits) {
+      if (t.version && t.version->major == torch.cuda->major && t.has_nvcc) fix = "export CUDA_HOME=" + t.path;
+    }
+    out.push_back(Finding{"toolkit.nvcc_major", Severity::kWarning,
+                          {{"nvcc", active->version->ToString()}, {"path", active->path}, {"env", env.prefix},
+                           {"torch", torch.version->ToString()}, {"cuda", torch.cuda->MajorMinor()}},
+                          {"active toolkit " + active->path + " CUDA " + active->version->ToString() + " (" +
+                               active->version_source + ", active by " + active->active_reason + ")",
+                           TorchEvidence(env, torch)},
+                          fix,
+                          "toolkit"});
+  }
+}
+
+void CheckGccTooNew(const Snapshot& s, const Catalog& c, std::vector<Finding>& out) {
+  const ToolkitInfo* active = s.ActiveToolkit();
+  if (active == nullptr || !active->version || !s.host.gcc_major) return;
+  const HostCompiler* hc = HostCompilerFor(c, *active->version);
+  if (hc == nullptr || !hc->max_gcc || *s.host.gcc_major <= *hc->max_gcc) return;
+  std::string max = std::to_string(*hc->max_gcc);
+  out.push_back(Finding{"toolkit.gcc_too_new", Severity::kWarning,
+                        {{"gcc", std::to_string(*s.host.gcc_major)}, {"nvcc", active->version->MajorMinor()}, {"max", max}},
+                        {"host GCC " + std::to_string(*s.host.gcc_major) + " (" + s.host.gcc_source + ")",
+                         "nvcc " + active->version->ToString() + " accepts GCC <= " + max +
+                             " (catalog: host_compilers.tsv line " + std::to_string(hc->prov.line) + ")"},
+                        "sudo apt-get install g++-" + max + " && export CC=gcc-" + max + " CXX=g++-" + max,
+                        "toolkit"});
+}
+
+void CheckLdLibraryPath(const Snapshot& s, const Catalog& c, std::vector<Finding>& out) {
+  for (const LibraryPathEntry& entry : s.host.ld_library_path) {
+    for (const PythonEnv& env : s.pythons) {
+      auto it = env.packages.find("torch");
+      if (it == env.packages.end() || !it->second.cuda || it->second.hip) continue;
+      const PackageInfo& torch = it->second;
+      auto wheel_cudnn = TorchCudnn(c, env, torch, s.platform);
+      bool older_cudnn = entry.cudnn_version && wheel_cudnn && *entry.cudnn_version < *wheel_cudnn;
+      bool older_cuda = entry.cuda_major && *entry.cuda_major < torch.cuda->major;
+      if (!older_cudnn && !older_cuda) continue;
+      std::vector<std::string> evidence = {"LD_LIBRARY_PATH entry " + entry.dir + ": " + Join(entry.cuda_libs, " "),
+                                           TorchEvidence(env, torch)};
+      if (wheel_cudnn) evidence.push_back("torch's cuDNN " + wheel_cudnn->ToString());
+      out.push_back(Finding{"env.ld_library_path", Severity::kWarning,
+                            {{"dir", entry.dir}, {"env", env.prefix},
+                             {"what", older_cudnn ? "cuDNN " + entry.cudnn_version->ToString()
+                                                  : "CUDA " + std::to_string(*entry.cuda_major) + " libraries"},
+                             {"want", older_cudnn ? "cuDNN " + wheel_cudnn->ToString() : "CUDA " + torch.cuda->MajorMinor()}},
+                            evidence,
+                            "unset LD_LIBRARY_PATH",
+                            "cudnn"});
+      return;
+    }
+  }
+}
+
+void CheckPipMirror(const Snapshot& s, const Catalog& c, std::vector<Finding>& out) {
+  const std::string& url = s.host.pip_index_url;
+  if (url.empty()) return;
+  const Mirror* mirror = FindMirror(c, url);
+  bool pytorch_index = StartsWith(url, "https://download.pytorch.org/") || (mirror && mirror->kind == "pytorch");
+  if (pytorch_index) return;
+  const PythonEnv* env = PrimaryPython(s);
+  Plan plan = MakePlan(c, SpecFromSnapshot(s, env));
+  if (!plan.release || IsPypiDefault(*plan.release, plan.variant->variant, s.platform)) return;
+  out.push_back(Finding{"pip.mirror_default_only", Severity::kWarning,
+                        {{"url", url}, {"mirror", mirror ? mirror->name : url},
+                         {"default", plan.release->pypi_default ? plan.release->pypi_default->tag : "?"},
+                         {"variant", plan.variant->variant.tag}, {"torch", plan.release->torch.Public()}},
+                        {"pip index-url " + url + " (" + s.host.pip_index_source + ")",
+                         "best plan: torch " + plan.release->torch.Public() + "+" + plan.variant->variant.tag},
+                        plan.commands.pip,
+                        "mirrors"});
+}
+
+}  // namespace cudamatch

@@ -1,0 +1,170 @@
+// Rules about each environment's PyTorch build: the driver runs its CUDA; every GPU has kernels
+// in it; torchvision/torchaudio pair with it; CPU or ROCm builds on NVIDIA machines; the Python
+// version; releases the catalog does not know.
+#include "core/text.h"
+#include "diagnose/rule_fns.h"
+
+namespace cudamatch {
+
+namespace {
+
+// Calls fn(env, torch) for every environment with torch installed.
+template <typename Fn>
+void ForEachTorch(const Snapshot& s, Fn fn) {
+  for (const PythonEnv& env : s.pythons) {
+    auto it = env.packages.find("torch");
+    if (it != env.packages.end() && it->second.version) fn(env, it->second);
+  }
+}
+
+const PackageInfo* Package(const PythonEnv& env, const char* name) {
+  auto it = env.packages.find(name);
+  return it == env.packages.end() || !it->second.version ? nullptr : &it->second;
+}
+
+}  // namespace
+
+void CheckTorchDriver(const Snapshot& s, const Catalog& c, std::vector<Finding>& out) {
+  const DriverInfo& d = s.driver;
+  if (!d.version() && !d.cuda) return;
+  ForEachTorch(s, [&](const PythonEnv& env, const PackageInfo& torch) {
+    if (!torch.cuda || torch.hip) return;
+    DriverFit fit = d.version() ? FitDriver(c, *d.version(), *torch.cuda, Os::kLinux)
+                                : FitDriverCuda(c, *d.cuda, std::nullopt, *torch.cuda, Os::kLinux);
+    if (fit != DriverFit::kTooOld && fit != DriverFit::kMinorCompat) return;
+    DriverRequirement req = MinDriverFor(c, *torch.cuda, Os::kLinux);
+    Finding f{fit == DriverFit::kTooOld ? "torch.driver_too_old" : "torch.driver_minor_compat",
+              fit == DriverFit::kTooOld ? Severity::kError : Severity::kWarning,
+              {{"env", env.prefix},
+               {"torch", torch.version->ToString()},
+               {"cuda", torch.cuda->MajorMinor()},
+               {"driver", d.version() ? d.version()->text : "?"},
+               {"driver_cuda", d.cuda ? d.cuda->MajorMinor() : "?"},
+               {"need", req.toolkit_min ? req.toolkit_min->text : "?"},
+               {"floor", req.minor_compat ? req.minor_compat->text : "?"}},
+              {DriverEvidence(d), TorchEvidence(env, torch)},
+              PlanCommand(s, c, &env),
+              "minor-compat"};
+    out.push_back(std::move(f));
+  });
+}
+
+void CheckTorchKernels(const Snapshot& s, const Catalog& c, std::vector<Finding>& out) {
+  ForEachTorch(s, [&](const PythonEnv& env, const PackageInfo& torch) {
+    if (!torch.cuda || torch.hip) return;
+    const TorchVariant* v = InstalledVariant(c, torch, s.platform);
+    if (v == nullptr || !v->arch_list) return;
+    std::string list = Join(ArchListNames(*v->arch_list), " ");
+    for (const GpuInfo& gpu : s.gpus) {
+      if (!gpu.cc) continue;
+      ArchFit fit = FitWheel(c, *v->arch_list, *v->variant.cuda, *gpu.cc);
+      if (fit.fit == KernelFit::kSass) continue;
+      bool none = fit.fit == KernelFit::kNone;
+      out.push_back(Finding{none ? "torch.no_kernels" : "torch.ptx_jit", none ? Severity::kError : Severity::kInfo,
+                            {{"env", env.prefix},
+                             {"gpu", gpu.name},
+                             {"sm", gpu.cc->Sm()},
+                             {"torch", torch.version->ToString()},
+                             {"list", list},
+                             {"via", none ? "" : fit.via.Compute()}},
+                            {gpu.name + " compute capability " + gpu.cc->ToString() + " (" + gpu.cc_source + ")",
+                             TorchEvidence(env, torch),
+                             "architectures of torch " + v->torch.Public() + "+" + v->variant.tag + ": " + list +
+                                 " (catalog: torch_variants.tsv line " + std::to_string(v->prov.line) + ")"},
+                            none ? PlanCommand(s, c, &env) : "",
+                            "compute-capability"});
+    }
+  });
+}
+
+namespace {
+
+void CheckOnePairing(const Snapshot& s, const Catalog& c, const PythonEnv& env, const PackageInfo& torch,
+                     const char* name, std::vector<Finding>& out) {
+  const PackageInfo* pkg = Package(env, name);
+  const TorchRelease* release = FindTorch(c, *torch.version);
+  if (pkg == nullptr || release == nullptr) return;
+  bool vision = std::string_view(name) == "torchvision";
+  const auto& expected = vision ? release->torchvision : release->torchaudio;
+  std::string fix = PlanCommand(s, c, &env);
+  if (expected && !(pkg->version->WithoutLocal() == *expected)) {
+    out.push_back(Finding{vision ? "torch.vision_unpaired" : "torch.audio_unpaired", Severity::kError,
+                          {{"env", env.prefix}, {"torch", release->torch.Public()},
+                           {"have", pkg->version->ToString()}, {"want", expected->Public()}},
+                          {TorchEvidence(env, torch), std::string(name) + " " + pkg->version->ToString() + " (" +
+                                                          pkg->version_source + ")"},
+                          fix,
+                          "pairing"});
+    return;
+  }
+  bool both_cuda = !torch.variant.empty() && !pkg->variant.empty() && StartsWith(torch.variant, "cu") &&
+                   (StartsWith(pkg->variant, "cu") || pkg->variant == "cpu");
+  if (vision && both_cuda && torch.variant != pkg->variant) {
+    out.push_back(Finding{"torch.vision_cuda_mismatch", Severity::kError,
+                          {{"env", env.prefix}, {"torch_variant", torch.variant}, {"vision_variant", pkg->variant}},
+                          {TorchEvidence(env, torch), "torchvision " + pkg->version->ToString() + " (" + pkg->version_source + ")"},
+                          fix,
+                          "pairing"});
+  }
+}
+
+}  // namespace
+
+void CheckPairing(const Snapshot& s, const Catalog& c, std::vector<Finding>& out) {
+  ForEachTorch(s, [&](const PythonEnv& env, const PackageInfo& torch) {
+    CheckOnePairing(s, c, env, torch, "torchvision", out);
+    CheckOnePairing(s, c, env, torch, "torchaudio", out);
+  });
+}
+
+void CheckCpuBuild(const Snapshot& s, const Catalog& c, std::vector<Finding>& out) {
+  if (s.gpus.empty()) return;
+  ForEachTorch(s, [&](const PythonEnv& env, const PackageInfo& torch) {
+    if (torch.variant != "cpu") return;
+    out.push_back(Finding{"torch.cpu_build", Severity::kWarning,
+                          {{"env", env.prefix}, {"torch", torch.version->ToString()}, {"gpu", s.gpus.front().name}},
+                          {TorchEvidence(env, torch), std::to_string(s.gpus.size()) + " NVIDIA GPU(s): " + s.gpus.front().name},
+                          PlanCommand(s, c, &env),
+                          "layers"});
+  });
+}
+
+void CheckRocmBuild(const Snapshot& s, const Catalog& c, std::vector<Finding>& out) {
+  if (s.gpus.empty()) return;
+  ForEachTorch(s, [&](const PythonEnv& env, const PackageInfo& torch) {
+    if (!torch.hip && !StartsWith(torch.variant, "rocm")) return;
+    out.push_back(Finding{"torch.rocm_on_nvidia", Severity::kError,
+                          {{"env", env.prefix}, {"torch", torch.version->ToString()}},
+                          {TorchEvidence(env, torch), "NVIDIA GPU: " + s.gpus.front().name},
+                          PlanCommand(s, c, &env),
+                          "layers"});
+  });
+}
+
+void CheckTorchPython(const Snapshot& s, const Catalog& c, std::vector<Finding>& out) {
+  ForEachTorch(s, [&](const PythonEnv& env, const PackageInfo& torch) {
+    const TorchRelease* release = FindTorch(c, *torch.version);
+    if (release == nullptr || !env.version || FitPython(*release, *env.version) != PythonFit::kUnsupported) return;
+    out.push_back(Finding{"torch.python_unsupported", Severity::kWarning,
+                          {{"env", env.prefix}, {"torch", release->torch.Public()}, {"python", env.version->ToString()},
+                           {"min", release->python_min ? release->python_min->ToString() : "?"},
+                           {"max", release->python_max ? release->python_max->ToString() : "?"}},
+                          {TorchEvidence(env, torch), "Python " + env.version->ToString() + " (" + env.version_source + ")"},
+                          "",
+                          "pairing"});
+  });
+}
+
+void CheckTorchUnknown(const Snapshot& s, const Catalog& c, std::vector<Finding>& out) {
+  ForEachTorch(s, [&](const PythonEnv& env, const PackageInfo& torch) {
+    if (FindTorch(c, *torch.version) != nullptr && !torch.version->IsPrerelease()) return;
+    out.push_back(Finding{"torch.not_in_catalog", Severity::kInfo,
+                          {{"env", env.prefix}, {"torch", torch.version->ToString()},
+                           {"metadata", torch.metadata_version.empty() ? "?" : torch.metadata_version}},
+                          {TorchEvidence(env, torch)},
+                          "",
+                          "layers"});
+  });
+}
+
+}  // namespace cudamatch

@@ -1,0 +1,163 @@
+#include "report/doctor.h"
+
+#include "diagnose/rules.h"
+
+namespace cudamatch {
+
+namespace {
+
+Json DriverJson(const DriverInfo& d) {
+  Json j;
+  std::optional<DriverVersion> version = d.version();
+  j["version"] = OptString(version);
+  j["cuda"] = d.cuda ? Json(d.cuda->MajorMinor()) : Json(nullptr);
+  j["kernel_module_loaded"] = d.kernel_module_loaded;
+  j["source"] = OptText(d.userspace_version ? d.userspace_source : d.kernel_source);
+  j["kernel_version"] = OptString(d.kernel_version);
+  j["kernel_flavor"] = OptText(d.kernel_flavor);
+  j["kernel_source"] = OptText(d.kernel_source);
+  j["userspace_version"] = OptString(d.userspace_version);
+  j["userspace_source"] = OptText(d.userspace_source);
+  j["cuda_source"] = OptText(d.cuda_source);
+  j["nvml"] = OptText(d.nvml_status);
+  j["libcuda"] = StringList(d.libcuda_paths);
+  j["wsl"] = d.wsl;
+  j["container"] = d.container;
+  j["device_nodes"] = StringList(d.device_node_paths);
+  j["cuda_visible_devices"] = d.cuda_visible_devices ? Json(*d.cuda_visible_devices) : Json(nullptr);
+  Json fc = Json::array();
+  for (const ForwardCompat& f : d.forward_compat) fc.push_back(Json{{"path", f.path}, {"version", OptString(f.version)}});
+  j["forward_compat"] = fc;
+  return j;
+}
+
+Json GpuJson(const GpuInfo& g) {
+  Json j;
+  j["index"] = g.index;
+  j["name"] = OptText(g.name);
+  j["compute_capability"] = OptString(g.cc);
+  j["compute_capability_source"] = OptText(g.cc_source);
+  j["architecture"] = OptText(g.architecture);
+  j["memory_bytes"] = g.memory_bytes ? Json(*g.memory_bytes) : Json(nullptr);
+  j["uuid"] = OptText(g.uuid);
+  j["pci_bus_id"] = OptText(g.pci_bus_id);
+  if (g.pci_device_id) {
+    char buf[8];
+    std::snprintf(buf, sizeof(buf), "%04x", *g.pci_device_id);
+    j["pci_device_id"] = buf;
+  } else {
+    j["pci_device_id"] = nullptr;
+  }
+  j["source"] = g.source;
+  return j;
+}
+
+Json PackageJson(const PackageInfo& p) {
+  Json j;
+  j["version"] = OptString(p.version);
+  j["cuda"] = p.cuda ? Json(p.cuda->MajorMinor()) : Json(nullptr);
+  j["variant"] = OptText(p.variant);
+  j["hip"] = p.hip ? Json(*p.hip) : Json(nullptr);
+  j["location"] = p.location;
+  j["version_source"] = OptText(p.version_source);
+  j["cuda_source"] = OptText(p.cuda_source);
+  j["metadata_version"] = OptText(p.metadata_version);
+  j["nvidia_requirements"] = StringList(p.nvidia_requirements);
+  j["bundled_libs"] = StringList(p.bundled_libs);
+  return j;
+}
+
+Json PythonJson(const PythonEnv& e) {
+  Json j;
+  j["executable"] = OptText(e.executable);
+  j["prefix"] = e.prefix;
+  j["version"] = OptString(e.version);
+  j["version_source"] = OptText(e.version_source);
+  j["kind"] = e.kind;
+  j["name"] = OptText(e.name);
+  j["found_by"] = StringList(e.found_by);
+  j["site_packages"] = StringList(e.site_packages);
+  Json pkgs = Json::object();
+  for (const auto& [name, p] : e.packages) pkgs[name] = PackageJson(p);
+  j["packages"] = pkgs;
+  return j;
+}
+
+Json HostJson(const HostInfo& h) {
+  Json j;
+  j["os"] = OptText(h.os_name);
+  j["os_id"] = OptText(h.os_id);
+  j["arch"] = OptText(h.arch);
+  j["glibc"] = OptText(h.glibc);
+  j["gcc_major"] = h.gcc_major ? Json(*h.gcc_major) : Json(nullptr);
+  Json ld = Json::array();
+  for (const LibraryPathEntry& e : h.ld_library_path) {
+    ld.push_back(Json{{"dir", e.dir}, {"cuda_libs", StringList(e.cuda_libs)}, {"cudnn_version", OptString(e.cudnn_version)}});
+  }
+  j["ld_library_path"] = ld;
+  j["pip_index_url"] = OptText(h.pip_index_url);
+  j["pip_index_source"] = OptText(h.pip_index_source);
+  return j;
+}
+
+std::string_view OutcomeName(Evidence::Outcome o) {
+  switch (o) {
+    case Evidence::Outcome::kFound: return "found";
+    case Evidence::Outcome::kMissing: return "missing";
+    case Evidence::Outcome::kError: return "error";
+    case Evidence::Outcome::kSkipped: return "skipped";
+  }
+  return "missing";
+}
+
+}  // namespace
+
+Json FindingJson(const Finding& f) {
+  Json j;
+  j["id"] = f.id;
+  j["severity"] = SeverityName(f.severity);
+  j["message"] = TrArgs(Lang::kEn, "finding." + f.id + ".message", f.args);
+  j["why"] = TrArgs(Lang::kEn, "finding." + f.id + ".why", f.args);
+  j["evidence"] = StringList(f.evidence);
+  j["fix"] = OptText(f.fix);
+  j["topic"] = f.topic;
+  Json args = Json::object();
+  for (const auto& [k, v] : f.args) args[k] = v;
+  j["args"] = args;
+  return j;
+}
+
+Json DoctorJson(const Snapshot& snap, const std::vector<Finding>& findings) {
+  Json j = JsonHeader("doctor");
+  j["root"] = snap.root;
+  j["platform"] = snap.platform.Name();
+  j["driver"] = DriverJson(snap.driver);
+  Json gpus = Json::array(), toolkits = Json::array(), cudnn = Json::array(), pythons = Json::array();
+  for (const GpuInfo& g : snap.gpus) gpus.push_back(GpuJson(g));
+  for (const ToolkitInfo& t : snap.toolkits) {
+    toolkits.push_back(Json{{"version", OptString(t.version)}, {"path", t.path}, {"active", t.active},
+                            {"active_reason", OptText(t.active_reason)}, {"kind", t.kind}, {"nvcc", t.has_nvcc},
+                            {"version_source", OptText(t.version_source)}, {"found_by", StringList(t.found_by)}});
+  }
+  for (const CudnnInfo& c : snap.cudnn) {
+    cudnn.push_back(Json{{"version", OptString(c.version)}, {"path", c.path}, {"kind", c.kind}, {"source", c.source}});
+  }
+  for (const PythonEnv& e : snap.pythons) pythons.push_back(PythonJson(e));
+  j["gpus"] = gpus;
+  j["toolkits"] = toolkits;
+  j["cudnn"] = cudnn;
+  j["pythons"] = pythons;
+  j["host"] = HostJson(snap.host);
+  Json fs = Json::array();
+  for (const Finding& f : findings) fs.push_back(FindingJson(f));
+  j["findings"] = fs;
+  j["ok"] = !HasErrors(findings);
+  Json trail = Json::array();
+  for (const Evidence& e : snap.trail) {
+    trail.push_back(Json{{"probe", e.probe}, {"source", e.source}, {"outcome", OutcomeName(e.outcome)}, {"detail", e.detail}});
+  }
+  j["trail"] = trail;
+  return j;
+}
+
+}  // namespace cudamatch

@@ -1,0 +1,197 @@
+#include <algorithm>
+
+#include "core/text.h"
+#include "diagnose/rules.h"
+#include "report/doctor.h"
+
+namespace cudamatch {
+
+namespace {
+
+std::string Section(const std::string& id, const TextOptions& o) { return "\n" + o.style.Bold(Tr(o.lang, id)) + "\n"; }
+
+std::string Gib(uint64_t bytes) {
+  char buf[32];
+  std::snprintf(buf, sizeof(buf), "%.0f GiB", static_cast<double>(bytes) / (1024.0 * 1024 * 1024));
+  return buf;
+}
+
+// The three "CUDA versions" people confuse, side by side, one line of meaning each.
+std::string ThreeCudas(const Snapshot& s, const TextOptions& o) {
+  Lang L = o.lang;
+  std::vector<std::vector<std::string>> rows;
+  std::string none = Tr(L, s.driver.installed() ? "common.unknown" : "common.none");
+  rows.push_back({Tr(L, "doctor.cuda.driver"), s.driver.cuda ? s.driver.cuda->MajorMinor() : none,
+                  Tr(L, "doctor.cuda.driver_meaning")});
+  if (s.toolkits.empty()) rows.push_back({Tr(L, "doctor.cuda.toolkit"), Tr(L, "common.none"), Tr(L, "doctor.cuda.toolkit_meaning")});
+  for (const ToolkitInfo& t : s.toolkits) {
+    rows.push_back({Tr(L, "doctor.cuda.toolkit"), OrUnknown(t.version, L) + (t.active ? " *" : ""),
+                    Tr(L, "doctor.cuda.toolkit_meaning") + "  " + o.style.Dim(t.path)});
+  }
+  bool any_torch = false;
+  for (const PythonEnv& e : s.pythons) {
+    auto it = e.packages.find("torch");
+    if (it == e.packages.end()) continue;
+    any_torch = true;
+    const PackageInfo& p = it->second;
+    std::string value = p.cuda ? p.cuda->MajorMinor() : p.hip ? "ROCm " + *p.hip : p.variant == "cpu" ? "CPU" : Tr(L, "common.unknown");
+    rows.push_back({Tr(L, "doctor.cuda.torch"), value, Tr(L, "doctor.cuda.torch_meaning") + "  " + o.style.Dim(e.prefix)});
+  }
+  if (!any_torch) rows.push_back({Tr(L, "doctor.cuda.torch"), Tr(L, "common.none"), Tr(L, "doctor.cuda.torch_meaning")});
+  return Section("doctor.section.cudas", o) + RenderColumns(rows, "  ");
+}
+
+std::string DriverSection(const Snapshot& s, const TextOptions& o) {
+  Lang L = o.lang;
+  const DriverInfo& d = s.driver;
+  std::vector<std::vector<std::string>> rows;
+  if (d.kernel_version) {
+    rows.push_back({Tr(L, "doctor.driver.kernel"), d.kernel_version->text + " (" + Tr(L, "flavor." + d.kernel_flavor) + ")",
+                    o.style.Dim(d.kernel_source)});
+  } else {
+    rows.push_back({Tr(L, "doctor.driver.kernel"), Tr(L, d.wsl ? "doctor.driver.kernel_wsl" : "doctor.driver.kernel_none"), ""});
+  }
+  rows.push_back({Tr(L, "doctor.driver.userspace"), d.userspace_version ? d.userspace_version->text
+                                                      : d.libcuda_paths.empty() ? Tr(L, "common.none") : Tr(L, "common.unknown"),
+                  o.style.Dim(d.userspace_version ? d.userspace_source : Join(d.libcuda_paths, " "))});
+  rows.push_back({Tr(L, "doctor.driver.cuda"), d.cuda ? d.cuda->MajorMinor() : Tr(L, "common.unknown"), o.style.Dim(d.cuda_source)});
+  if (!d.nvml_status.empty()) {
+    rows.push_back({"NVML", StartsWith(d.nvml_status, "skipped.") ? Tr(L, "nvml." + d.nvml_status) : d.nvml_status, ""});
+  }
+  rows.push_back({Tr(L, "doctor.driver.devices"), d.device_node_paths.empty() ? Tr(L, "common.none") : Join(d.device_node_paths, " "), ""});
+  if (d.wsl) rows.push_back({"WSL", Tr(L, "common.yes"), "/proc/version"});
+  if (d.container) rows.push_back({Tr(L, "doctor.driver.container"), Tr(L, "common.yes"), o.style.Dim(d.container_source)});
+  if (d.cuda_visible_devices) rows.push_back({"CUDA_VISIBLE_DEVICES", "\"" + *d.cuda_visible_devices + "\"", ""});
+  for (const ForwardCompat& fc : d.forward_compat) {
+    rows.push_back({Tr(L, "doctor.driver.forward_compat"), OrUnknown(fc.version, L), o.style.Dim(fc.path)});
+  }
+  return Section("doctor.section.driver", o) + RenderColumns(rows, "  ");
+}
+
+std::string GpuSection(const Snapshot& s, const TextOptions& o) {
+  Lang L = o.lang;
+  if (s.gpus.empty()) return Section("doctor.section.gpus", o) + "  " + Tr(L, "doctor.gpus.none") + "\n";
+  std::vector<std::vector<std::string>> rows;
+  for (const GpuInfo& g : s.gpus) {
+    std::string cc = g.cc ? g.cc->ToString() + " (" + g.cc->Sm() + (g.architecture.empty() ? "" : ", " + g.architecture) + ")"
+                          : Tr(L, "common.unknown");
+    rows.push_back({std::to_string(g.index), g.name.empty() ? Tr(L, "common.unknown") : g.name, cc,
+                    g.memory_bytes ? Gib(*g.memory_bytes) : "", g.pci_bus_id, o.style.Dim(g.source)});
+  }
+  return Section("doctor.section.gpus", o) + RenderColumns(rows, "  ");
+}
+
+std::string ToolkitSection(const Snapshot& s, const TextOptions& o) {
+  Lang L = o.lang;
+  if (s.toolkits.empty()) return Section("doctor.section.toolkits", o) + "  " + Tr(L, "doctor.toolkits.none") + "\n";
+  std::vector<std::vector<std::string>> rows;
+  for (const ToolkitInfo& t : s.toolkits) {
+    std::string active = t.active ? Tr(L, "doctor.toolkits.active", {{"reason", t.active_reason}}) : "";
+    rows.push_back({t.active ? "*" : " ", OrUnknown(t.version, L), t.path, active, o.style.Dim(t.version_source)});
+  }
+  return Section("doctor.section.toolkits", o) + RenderColumns(rows, "  ");
+}
+
+std::string CudnnSection(const Snapshot& s, const TextOptions& o) {
+  Lang L = o.lang;
+  if (s.cudnn.empty()) return Section("doctor.section.cudnn", o) + "  " + Tr(L, "doctor.cudnn.none") + "\n";
+  std::vector<std::vector<std::string>> rows;
+  for (const CudnnInfo& c : s.cudnn) {
+    rows.push_back({OrUnknown(c.version, L), Tr(L, "cudnn.kind." + c.kind), c.path, o.style.Dim(c.source)});
+  }
+  return Section("doctor.section.cudnn", o) + RenderColumns(rows, "  ");
+}
+
+std::string PackageLine(const PackageInfo& p, Lang L) {
+  std::string out = p.name + " " + OrUnknown(p.version, L);
+  if (p.cuda) out += " (CUDA " + p.cuda->MajorMinor() + ")";
+  else if (p.hip) out += " (ROCm " + *p.hip + ")";
+  else if (p.variant == "cpu") out += " (CPU)";
+  return out;
+}
+
+std::string PythonSection(const Snapshot& s, const TextOptions& o) {
+  Lang L = o.lang;
+  std::string out = Section("doctor.section.pythons", o);
+  if (s.pythons.empty()) return out + "  " + Tr(L, "doctor.pythons.none") + "\n";
+  for (const PythonEnv& e : s.pythons) {
+    std::string version = e.version ? "Python " + e.version->ToString() : "Python ?";
+    out += "  " + o.style.Cyan(e.prefix) + "  " + version + "  " + Tr(L, "pykind." + e.kind) +
+           (e.name.empty() ? "" : " '" + e.name + "'") + "\n";
+    std::vector<std::string> pkgs;
+    for (const char* name : {"torch", "torchvision", "torchaudio", "triton"}) {
+      if (auto it = e.packages.find(name); it != e.packages.end()) pkgs.push_back(PackageLine(it->second, L));
+    }
+    size_t nvidia = std::count_if(e.packages.begin(), e.packages.end(),
+                                  [](const auto& kv) { return StartsWith(kv.first, "nvidia-"); });
+    if (nvidia > 0) pkgs.push_back(Tr(L, "doctor.pythons.nvidia_wheels", {{"count", std::to_string(nvidia)}}));
+    out += "      " + (pkgs.empty() ? o.style.Dim(Tr(L, "doctor.pythons.no_torch")) : Join(pkgs, " · ")) + "\n";
+    if (o.verbose) {
+      for (const auto& [name, p] : e.packages) {
+        out += "      " + o.style.Dim(name + " " + OrUnknown(p.version, L) + "  " + p.version_source) + "\n";
+      }
+    }
+  }
+  return out;
+}
+
+std::string HostSection(const Snapshot& s, const TextOptions& o) {
+  Lang L = o.lang;
+  const HostInfo& h = s.host;
+  std::vector<std::vector<std::string>> rows;
+  rows.push_back({Tr(L, "doctor.host.os"), OrUnknownText(h.os_name, L) + (h.arch.empty() ? "" : " " + h.arch)});
+  if (!h.glibc.empty()) rows.push_back({"glibc", h.glibc});
+  rows.push_back({"GCC", h.gcc_major ? std::to_string(*h.gcc_major) : Tr(L, "common.unknown")});
+  for (const LibraryPathEntry& e : h.ld_library_path) {
+    rows.push_back({"LD_LIBRARY_PATH", e.dir + (e.cuda_libs.empty() ? "" : "  (" + Join(e.cuda_libs, " ") + ")")});
+  }
+  if (!h.pip_index_url.empty()) rows.push_back({Tr(L, "doctor.host.pip_index"), h.pip_index_url + "  " + o.style.Dim(h.pip_index_source)});
+  return Section("doctor.section.host", o) + RenderColumns(rows, "  ");
+}
+
+std::string SeverityLabel(Severity sev, const TextOptions& o) {
+  std::string text = Tr(o.lang, "severity." + std::string(SeverityName(sev)));
+  if (sev == Severity::kError) return o.style.Red(text);
+  if (sev == Severity::kWarning) return o.style.Yellow(text);
+  return o.style.Cyan(text);
+}
+
+}  // namespace
+
+std::string RenderFinding(const Finding& f, const TextOptions& o) {
+  Lang L = o.lang;
+  std::string out = "  " + SeverityLabel(f.severity, o) + " " + o.style.Bold(TrArgs(L, "finding." + f.id + ".message", f.args)) +
+                    "  " + o.style.Dim("[" + f.id + "]") + "\n";
+  out += "    " + Tr(L, "finding.why") + " " + TrArgs(L, "finding." + f.id + ".why", f.args) + "\n";
+  for (const std::string& e : f.evidence) out += "    " + Tr(L, "finding.evidence") + " " + e + "\n";
+  if (!f.fix.empty()) out += "    " + Tr(L, "finding.fix") + " " + o.style.Green(f.fix) + "\n";
+  if (!f.topic.empty()) out += "    " + o.style.Dim(Tr(L, "finding.more", {{"topic", f.topic}})) + "\n";
+  return out;
+}
+
+std::string RenderTrail(const std::vector<Evidence>& trail, const TextOptions& o) {
+  std::string out = Section("doctor.section.trail", o);
+  static const char* kOutcome[] = {"found", "missing", "error", "skipped"};
+  for (const Evidence& e : trail) {
+    out += "  " + e.probe + "  " + kOutcome[static_cast<int>(e.outcome)] + "  " + e.source +
+           (e.detail.empty() ? "" : "  " + o.style.Dim(e.detail)) + "\n";
+  }
+  return out;
+}
+
+std::string RenderDoctor(const Snapshot& s, const std::vector<Finding>& findings, const TextOptions& o) {
+  Lang L = o.lang;
+  std::string out = o.style.Bold(Tr(L, "doctor.title")) + (s.root == "/" ? "" : "  " + Tr(L, "doctor.root", {{"root", s.root}})) + "\n";
+  out += ThreeCudas(s, o) + DriverSection(s, o) + GpuSection(s, o) + ToolkitSection(s, o) + CudnnSection(s, o) +
+         PythonSection(s, o) + HostSection(s, o);
+  out += Section("doctor.section.findings", o);
+  if (findings.empty()) out += "  " + o.style.Green(Tr(L, "doctor.findings.none")) + "\n";
+  for (const Finding& f : findings) out += RenderFinding(f, o);
+  size_t errors = std::count_if(findings.begin(), findings.end(), [](const Finding& f) { return f.severity == Severity::kError; });
+  size_t warnings = std::count_if(findings.begin(), findings.end(), [](const Finding& f) { return f.severity == Severity::kWarning; });
+  out += "\n" + Tr(L, "doctor.summary", {{"errors", std::to_string(errors)}, {"warnings", std::to_string(warnings)}}) + "\n";
+  if (o.verbose) out += RenderTrail(s.trail, o);
+  return out;
+}
+
+}  // namespace cudamatch

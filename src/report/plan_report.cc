@@ -1,0 +1,142 @@
+#include "report/plan_report.h"
+
+#include "core/text.h"
+
+namespace cudamatch {
+
+std::string ReasonText(const Reason& r, Lang lang) { return TrArgs(lang, r.id, r.args); }
+
+std::string SpecSummary(const MachineSpec& spec, Lang lang) {
+  std::vector<std::string> parts;
+  if (spec.driver) parts.push_back(Tr(lang, "spec.driver", {{"driver", spec.driver->text}}));
+  else if (spec.driver_cuda) parts.push_back(Tr(lang, "spec.driver_cuda", {{"cuda", spec.driver_cuda->MajorMinor()}}));
+  else parts.push_back(Tr(lang, "spec.no_driver"));
+  for (size_t i = 0; i < spec.gpus.size(); ++i) {
+    std::string name = i < spec.gpu_names.size() && !spec.gpu_names[i].empty() ? spec.gpu_names[i] + " " : "";
+    parts.push_back(name + "(" + spec.gpus[i].Sm() + ")");
+  }
+  if (spec.gpus.empty()) parts.push_back(Tr(lang, spec.has_nvidia_gpu ? "spec.gpu_unknown" : "spec.no_gpu"));
+  parts.push_back(spec.python ? "Python " + spec.python->ToString() : Tr(lang, "spec.python_any"));
+  parts.push_back(spec.platform.Name());
+  if (!spec.torch.text.empty()) parts.push_back("torch" + spec.torch.text);
+  return Join(parts, ", ");
+}
+
+std::string RenderPlan(const Plan& plan, const MachineSpec& spec, const TextOptions& o) {
+  Lang L = o.lang;
+  std::string out = o.style.Dim(Tr(L, "plan.for", {{"spec", SpecSummary(spec, L)}})) + "\n";
+  if (!plan.release) {
+    out += o.style.Red(Tr(L, "plan.none")) + "\n";
+    for (const Reason& r : plan.reasons) out += "  - " + ReasonText(r, L) + "\n";
+    return out;
+  }
+  const TorchRelease& t = *plan.release;
+  std::string set = "torch " + t.torch.Public();
+  if (spec.with_torchvision && t.torchvision) set += " + torchvision " + t.torchvision->Public();
+  if (spec.with_torchaudio && t.torchaudio) set += " + torchaudio " + t.torchaudio->Public();
+  out += o.style.Bold(Tr(L, "plan.chosen", {{"set", set}, {"variant", plan.variant->variant.tag}})) + "\n";
+  std::string why = plan.variant->variant.is_cuda() ? "plan.why." + std::string(DriverFitName(plan.driver_fit)) : "plan.why.cpu";
+  out += "  " + Tr(L, why, {{"variant", plan.variant->variant.tag}}) + "\n";
+  for (const Reason& r : plan.caveats) out += "  " + o.style.Yellow("! ") + ReasonText(r, L) + "\n";
+  out += "\n  pip    " + o.style.Green(plan.commands.pip) + "\n";
+  out += "  uv     " + plan.commands.uv + "\n";
+  out += "  conda  " + (plan.commands.conda ? *plan.commands.conda : o.style.Dim(Tr(L, "plan.no_conda"))) + "\n";
+  for (const std::string& n : plan.commands.notes) {
+    if (n != "note.pypi_default") out += "  " + o.style.Dim(Tr(L, n)) + "\n";
+  }
+  if (!plan.rejected.empty()) {
+    out += "\n" + Tr(L, "plan.rejected") + "\n";
+    size_t shown = 0;
+    for (const Rejection& r : plan.rejected) {
+      if (shown++ == 12 && !o.verbose) {
+        out += "  " + o.style.Dim(Tr(L, "plan.more", {{"count", std::to_string(plan.rejected.size() - 12)}})) + "\n";
+        break;
+      }
+      out += "  " + r.candidate + ": " + ReasonText(r.reason, L) + "\n";
+    }
+  }
+  return out;
+}
+
+Json PlanJson(const Plan& plan, const MachineSpec& spec) {
+  Json j = JsonHeader("plan");
+  Json machine;
+  machine["driver"] = OptString(spec.driver);
+  machine["cuda_max"] = spec.driver_cuda ? Json(spec.driver_cuda->MajorMinor()) : Json(nullptr);
+  Json gpus = Json::array();
+  for (const auto& cc : spec.gpus) gpus.push_back(cc.ToString());
+  machine["compute_capabilities"] = gpus;
+  machine["python"] = OptString(spec.python);
+  machine["platform"] = spec.platform.Name();
+  j["machine"] = machine;
+  const TorchRelease* t = plan.release;
+  j["torch"] = t ? Json(t->torch.ToString()) : Json(nullptr);
+  j["torchvision"] = t && spec.with_torchvision ? OptString(t->torchvision) : Json(nullptr);
+  j["torchaudio"] = t && spec.with_torchaudio ? OptString(t->torchaudio) : Json(nullptr);
+  j["variant"] = plan.variant ? Json(plan.variant->variant.tag) : Json(nullptr);
+  j["driver_fit"] = plan.variant && plan.variant->variant.is_cuda() ? Json(DriverFitName(plan.driver_fit)) : Json(nullptr);
+  Json commands;
+  commands["pip"] = t ? Json(plan.commands.pip) : Json(nullptr);
+  commands["uv"] = t ? Json(plan.commands.uv) : Json(nullptr);
+  commands["conda"] = plan.commands.conda ? Json(*plan.commands.conda) : Json(nullptr);
+  j["commands"] = commands;
+  Json caveats = Json::array();
+  for (const Reason& r : plan.caveats) caveats.push_back(ReasonText(r, Lang::kEn));
+  j["caveats"] = caveats;
+  Json rejected = Json::array();
+  for (const Rejection& r : plan.rejected) {
+    rejected.push_back(Json{{"candidate", r.candidate}, {"reason", ReasonText(r.reason, Lang::kEn)}, {"reason_id", r.reason.id}});
+  }
+  j["rejected"] = rejected;
+  Json reasons = Json::array();
+  for (const Reason& r : plan.reasons) reasons.push_back(ReasonText(r, Lang::kEn));
+  j["reasons"] = reasons;
+  return j;
+}
+
+namespace {
+
+std::string ProblemText(const Problem& p, Lang lang) {
+  std::string text = TrArgs(lang, p.id, p.args);
+  for (const auto& [k, v] : p.args) {
+    if (k == "reason") text += " " + TrArgs(lang, v, p.args);
+  }
+  return text;
+}
+
+}  // namespace
+
+std::string RenderCheck(const CheckResult& r, const TextOptions& o) {
+  Lang L = o.lang;
+  if (r.ok()) {
+    std::string what = r.release ? "torch " + r.release->torch.Public() + (r.variant ? "+" + r.variant->variant.tag : "") : "";
+    return o.style.Green(Tr(L, "check.ok", {{"what", what}})) + "\n";
+  }
+  std::string out;
+  for (const Problem& p : r.problems) {
+    out += o.style.Red(Tr(L, "severity.error")) + " " + ProblemText(p, L) + "\n";
+    if (!p.fix.empty()) out += "  " + Tr(L, "finding.fix") + " " + o.style.Green(p.fix) + "\n";
+  }
+  if (!r.corrected.empty()) {
+    out += "\n" + Tr(L, "check.corrected") + "\n  " + Join(r.corrected, "\n  ") + "\n";
+    if (!r.install.empty()) out += "  " + o.style.Green(r.install) + "\n";
+  }
+  return out;
+}
+
+Json CheckJson(const CheckResult& r) {
+  Json j = JsonHeader("check");
+  j["ok"] = r.ok();
+  Json problems = Json::array();
+  for (const Problem& p : r.problems) {
+    Json args = Json::object();
+    for (const auto& [k, v] : p.args) args[k] = v;
+    problems.push_back(Json{{"id", p.id}, {"message", ProblemText(p, Lang::kEn)}, {"fix", OptText(p.fix)}, {"args", args}});
+  }
+  j["problems"] = problems;
+  j["corrected"] = StringList(r.corrected);
+  j["install"] = OptText(r.install);
+  return j;
+}
+
+}  // namespace cudamatch

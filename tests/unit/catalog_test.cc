@@ -1,0 +1,173 @@
+// The catalog: every table parses, rows are ordered and unique by key, every row has a source
+// that resolves, and malformed files are errors naming file, line and column.
+#include "catalog/catalog.h"
+
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "catalog/tsv.h"
+#include "core/embedded.h"
+#include "tests/unit/test_util.h"
+
+namespace cudamatch {
+namespace {
+
+using testing::TheCatalog;
+
+TEST(Catalog, EveryTableParsesWithRows) {
+  const Catalog& c = TheCatalog();
+  EXPECT_EQ(c.tables.size(), CatalogFileNames().size());
+  for (const TableInfo& t : c.tables) {
+    EXPECT_GT(t.rows, 0u) << t.file;
+    EXPECT_EQ(t.origin, "embedded");
+  }
+  EXPECT_FALSE(c.data_date.empty());
+  EXPECT_GE(c.torch.size(), 50u);
+  EXPECT_GE(c.gpus.size(), 500u);
+}
+
+TEST(Catalog, TorchReleasesCoverOneZeroToNewest) {
+  const Catalog& c = TheCatalog();
+  EXPECT_EQ(c.torch.front().torch.ToString(), "1.0.0");
+  EXPECT_GE(c.torch.back().torch, Pep440::Parse("2.13.0").value());
+}
+
+// Independent of the loader's own check: walk each table and compare neighbours.
+template <typename T, typename Key>
+void ExpectStrictlyIncreasing(const std::vector<T>& rows, Key key, const char* table) {
+  for (size_t i = 1; i < rows.size(); ++i) {
+    EXPECT_TRUE(key(rows[i - 1]) < key(rows[i])) << table << " line " << rows[i].prov.line;
+  }
+}
+
+TEST(Catalog, RowsAreSortedAndUnique) {
+  const Catalog& c = TheCatalog();
+  ExpectStrictlyIncreasing(c.torch, [](const auto& r) { return r.torch; }, "torch_releases");
+  ExpectStrictlyIncreasing(c.torch_variants, [](const auto& r) {
+    return std::tuple(r.torch, r.platform, VariantSortKey(r.variant));
+  }, "torch_variants");
+  ExpectStrictlyIncreasing(c.toolkits, [](const auto& r) { return r.cuda; }, "cuda_toolkits");
+  ExpectStrictlyIncreasing(c.minor_compat, [](const auto& r) { return r.major; }, "cuda_minor_compat");
+  ExpectStrictlyIncreasing(c.branches, [](const auto& r) { return r.branch; }, "driver_branches");
+  ExpectStrictlyIncreasing(c.targets, [](const auto& r) { return r.cuda; }, "cuda_targets");
+  ExpectStrictlyIncreasing(c.gpus, [](const auto& r) { return r.name; }, "gpus");
+  ExpectStrictlyIncreasing(c.architectures, [](const auto& r) { return r.ccs.front(); }, "gpu_architectures");
+  ExpectStrictlyIncreasing(c.cudnn, [](const auto& r) { return r.first; }, "cudnn");
+  ExpectStrictlyIncreasing(c.host_compilers, [](const auto& r) { return r.cuda; }, "host_compilers");
+  ExpectStrictlyIncreasing(c.mirrors, [](const auto& r) { return r.name; }, "mirrors");
+}
+
+template <typename T>
+void ExpectSourced(const std::vector<T>& rows, const std::set<std::string>& ids, const char* table) {
+  for (const T& r : rows) {
+    EXPECT_FALSE(r.prov.sources.empty()) << table << " line " << r.prov.line;
+    for (const std::string& id : r.prov.sources) EXPECT_TRUE(ids.count(id)) << table << " line " << r.prov.line << ": " << id;
+  }
+}
+
+TEST(Catalog, EveryRowCarriesAResolvableSource) {
+  const Catalog& c = TheCatalog();
+  std::set<std::string> ids;
+  for (const SourceRef& s : c.sources) {
+    EXPECT_TRUE(ids.insert(s.id).second) << "duplicate source " << s.id;
+    EXPECT_FALSE(s.where.empty()) << s.id;
+  }
+  ExpectSourced(c.torch, ids, "torch_releases");
+  ExpectSourced(c.torch_variants, ids, "torch_variants");
+  ExpectSourced(c.toolkits, ids, "cuda_toolkits");
+  ExpectSourced(c.minor_compat, ids, "cuda_minor_compat");
+  ExpectSourced(c.branches, ids, "driver_branches");
+  ExpectSourced(c.targets, ids, "cuda_targets");
+  ExpectSourced(c.gpus, ids, "gpus");
+  ExpectSourced(c.architectures, ids, "gpu_architectures");
+  ExpectSourced(c.cudnn, ids, "cudnn");
+  ExpectSourced(c.host_compilers, ids, "host_compilers");
+  ExpectSourced(c.mirrors, ids, "mirrors");
+}
+
+TEST(Catalog, EveryVariantBelongsToAKnownRelease) {
+  const Catalog& c = TheCatalog();
+  for (const TorchVariant& v : c.torch_variants) {
+    bool found = false;
+    for (const TorchRelease& t : c.torch) found = found || t.torch == v.torch;
+    EXPECT_TRUE(found) << v.torch.ToString() << " line " << v.prov.line;
+  }
+}
+
+TEST(Catalog, GapsStayUnknown) {
+  // 2.6.0's wheel architecture lists are not in the sources: unknown, not guessed.
+  const Catalog& c = TheCatalog();
+  for (const TorchVariant& v : c.torch_variants) {
+    if (v.torch.ToString() == "2.6.0" && v.variant.tag == "cu126") {
+      EXPECT_FALSE(v.arch_list.has_value());
+    }
+  }
+}
+
+std::vector<CatalogFile> WithReplaced(const std::string& name, const std::string& text) {
+  std::vector<CatalogFile> files = EmbeddedCatalogFiles();
+  for (CatalogFile& f : files) {
+    if (f.name == name) {
+      f.text = text;
+      f.origin = "test";
+    }
+  }
+  return files;
+}
+
+TEST(Catalog, MalformedCellNamesFileLineAndColumn) {
+  std::string text = "branch\tmax_cuda\tsource\tnotes\n535\t12.2\tnv-cuda-rn-13.2.2-table3\tx\n550\t12.x\tnv-cuda-rn-13.2.2-table3\tx\n";
+  auto c = ParseCatalog(WithReplaced("driver_branches.tsv", text));
+  ASSERT_FALSE(c.ok());
+  EXPECT_NE(c.error().find("driver_branches.tsv:3:2:"), std::string::npos) << c.error();
+  EXPECT_NE(c.error().find("'12.x'"), std::string::npos) << c.error();
+}
+
+TEST(Catalog, WrongHeaderIsAnError) {
+  auto c = ParseCatalog(WithReplaced("driver_branches.tsv", "branch\tcuda\tsource\tnotes\n"));
+  ASSERT_FALSE(c.ok());
+  EXPECT_NE(c.error().find("driver_branches.tsv:1:2: header 'cuda', expected 'max_cuda'"), std::string::npos) << c.error();
+}
+
+TEST(Catalog, UnsortedAndDuplicateRowsAreErrors) {
+  std::string dup = "branch\tmax_cuda\tsource\tnotes\n535\t12.2\tnv-cuda-rn-13.2.2-table3\tx\n535\t12.2\tnv-cuda-rn-13.2.2-table3\tx\n";
+  auto c = ParseCatalog(WithReplaced("driver_branches.tsv", dup));
+  ASSERT_FALSE(c.ok());
+  EXPECT_NE(c.error().find("driver_branches.tsv:3:1: duplicate row"), std::string::npos) << c.error();
+  std::string unsorted = "branch\tmax_cuda\tsource\tnotes\n550\t12.4\tnv-cuda-rn-13.2.2-table3\tx\n535\t12.2\tnv-cuda-rn-13.2.2-table3\tx\n";
+  auto u = ParseCatalog(WithReplaced("driver_branches.tsv", unsorted));
+  ASSERT_FALSE(u.ok());
+  EXPECT_NE(u.error().find("out of order"), std::string::npos) << u.error();
+}
+
+TEST(Catalog, RowWithoutSourceOrWithUnknownSourceIsAnError) {
+  auto c = ParseCatalog(WithReplaced("driver_branches.tsv", "branch\tmax_cuda\tsource\tnotes\n535\t12.2\t\tx\n"));
+  ASSERT_FALSE(c.ok());
+  EXPECT_NE(c.error().find("driver_branches.tsv:2:3: row has no source"), std::string::npos) << c.error();
+  auto d = ParseCatalog(WithReplaced("driver_branches.tsv", "branch\tmax_cuda\tsource\tnotes\n535\t12.2\tno-such-source\tx\n"));
+  ASSERT_FALSE(d.ok());
+  EXPECT_NE(d.error().find("unknown source id 'no-such-source'"), std::string::npos) << d.error();
+}
+
+TEST(Catalog, WrongCellCountIsAnError) {
+  auto c = ParseCatalog(WithReplaced("driver_branches.tsv", "branch\tmax_cuda\tsource\tnotes\n535\t12.2\n"));
+  ASSERT_FALSE(c.ok());
+  EXPECT_NE(c.error().find("driver_branches.tsv:2:1: row has 2 cells, expected 4"), std::string::npos) << c.error();
+}
+
+TEST(Catalog, ArchListParsesPtxMarker) {
+  auto list = ParseArchList("3.7;5.0;8.6+PTX");
+  ASSERT_TRUE(list.ok());
+  EXPECT_EQ(ArchListNames(*list), (std::vector<std::string>{"sm_37", "sm_50", "sm_86", "compute_86"}));
+  EXPECT_FALSE(ParseArchList("3.7;x").ok());
+}
+
+TEST(Catalog, EmbeddedFilesMatchTheRepository) {
+  for (const CatalogFile& f : EmbeddedCatalogFiles()) {
+    EXPECT_EQ(std::string(f.text), testing::ReadSource("catalog/" + f.name)) << f.name;
+  }
+}
+
+}  // namespace
+}  // namespace cudamatch

@@ -1,0 +1,83 @@
+#include "plan/check.h"
+
+#include <gtest/gtest.h>
+
+#include "tests/unit/test_util.h"
+
+namespace cudamatch {
+namespace {
+
+using testing::TheCatalog;
+
+CheckResult Check(std::vector<std::string> pins, MachineSpec spec = {}) {
+  return CheckPins(TheCatalog(), spec, ParsePinArgs(pins).value());
+}
+
+bool Has(const CheckResult& r, const std::string& id) {
+  for (const Problem& p : r.problems) {
+    if (p.id == id) return true;
+  }
+  return false;
+}
+
+TEST(Check, NonExistentTorchvisionGetsTheRealPair) {
+  CheckResult r = Check({"torch==1.13.0", "torchvision==1.4.0"});
+  ASSERT_FALSE(r.ok());
+  ASSERT_TRUE(Has(r, "check.paired_missing"));
+  EXPECT_EQ(r.problems.front().fix, "torchvision==0.14.0");
+  EXPECT_NE(std::find(r.corrected.begin(), r.corrected.end(), "torchvision==0.14.0"), r.corrected.end());
+}
+
+TEST(Check, UnpairedVersions) {
+  CheckResult r = Check({"torch==2.3.1", "torchvision==0.17.0", "torchaudio==2.3.1"});
+  ASSERT_TRUE(Has(r, "check.unpaired"));
+  EXPECT_EQ(r.problems.front().fix, "torchvision==0.18.1");
+}
+
+TEST(Check, NonExistentTorch) {
+  CheckResult r = Check({"torch==2.99.0"});
+  EXPECT_TRUE(Has(r, "check.torch_missing"));
+}
+
+TEST(Check, ConsistentPinsPass) {
+  CheckResult r = Check({"torch==1.13.0", "torchvision==0.14.0", "torchaudio==0.13.0"});
+  EXPECT_TRUE(r.ok());
+}
+
+TEST(Check, VariantThatTheDriverCannotRun) {
+  MachineSpec s;
+  s.driver = DriverVersion::Parse("470.82.01").value();
+  s.gpus = {ComputeCapability::Parse("8.6").value()};
+  s.has_nvidia_gpu = true;
+  CheckResult r = Check({"torch==2.3.1+cu121", "torchvision==0.18.1+cu121"}, s);
+  ASSERT_TRUE(Has(r, "check.machine"));
+  EXPECT_NE(r.install.find("cu118"), std::string::npos);
+}
+
+TEST(Check, VariantFromIndexUrlOfARequirementsFile) {
+  auto pins = ParseRequirements("requirements.txt",
+                                "# training\n--index-url https://download.pytorch.org/whl/cu118\n"
+                                "torch==2.3.1 \\\n  ; platform_system == \"Linux\"\nnumpy<2\ntorchvision==0.18.1\n");
+  ASSERT_TRUE(pins.ok()) << pins.error();
+  EXPECT_EQ(pins->pins.size(), 2u);
+  EXPECT_EQ(pins->index_url, "https://download.pytorch.org/whl/cu118");
+  EXPECT_EQ(VariantFromIndexUrl(pins->index_url), "cu118");
+  MachineSpec s;
+  s.driver = DriverVersion::Parse("535.104.05").value();
+  s.gpus = {ComputeCapability::Parse("8.6").value()};
+  s.has_nvidia_gpu = true;
+  CheckResult r = CheckPins(TheCatalog(), s, *pins);
+  EXPECT_TRUE(r.ok());
+  ASSERT_NE(r.variant, nullptr);
+  EXPECT_EQ(r.variant->variant.tag, "cu118");
+}
+
+TEST(Check, MalformedPinIsAnErrorNamingTheLine) {
+  auto pins = ParseRequirements("req.txt", "torch==2.x\n");
+  ASSERT_FALSE(pins.ok());
+  EXPECT_NE(pins.error().find("req.txt:1:"), std::string::npos) << pins.error();
+  EXPECT_FALSE(ParsePinArgs({"torch"}).ok());
+}
+
+}  // namespace
+}  // namespace cudamatch

@@ -1,0 +1,170 @@
+// The one CLI contract: results on stdout, errors on stderr as "cudamatch: error: ...", exit 0
+// ok, 1 findings / not found / no plan, 2 usage; --json everywhere with schema_version.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "tests/unit/test_util.h"
+
+namespace cudamatch {
+namespace {
+
+using testing::RunCudamatch;
+
+TEST(Cli, LookupTorchVisionAndAudio) {
+  auto r = RunCudamatch({"lookup", "torch==1.13.0", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["schema_version"], 1);
+  EXPECT_EQ(j["torchvision"], "0.14.0");
+  EXPECT_EQ(j["torchaudio"], "0.13.0");
+  EXPECT_EQ(j["python"]["min"], "3.7");
+  bool cu117 = false;
+  for (const auto& v : j["variants"]) {
+    if (v["name"] == "cu117") {
+      cu117 = true;
+      EXPECT_EQ(v["cuda"], "11.7");
+      EXPECT_EQ(v["pypi_default"], true);
+      EXPECT_EQ(v["min_driver_linux"], "515.43.04");
+      EXPECT_EQ(v["min_driver_linux_minor_compat"], "450.80.02");
+      EXPECT_EQ(v["install"]["pip"], "pip install torch==1.13.0 torchvision==0.14.0 torchaudio==0.13.0");
+      EXPECT_NE(std::find(v["arch_list"].begin(), v["arch_list"].end(), "sm_86"), v["arch_list"].end());
+    }
+  }
+  EXPECT_TRUE(cu117);
+  auto v = RunCudamatch({"lookup", "torchvision==0.14.0", "--json"});
+  EXPECT_EQ(nlohmann::json::parse(v.out)["torch"], "1.13.0");
+  auto a = RunCudamatch({"lookup", "torchaudio==0.13.0", "--json"});
+  EXPECT_EQ(nlohmann::json::parse(a.out)["torch"], "1.13.0");
+}
+
+TEST(Cli, LookupCudaDriverGpu) {
+  auto c = nlohmann::json::parse(RunCudamatch({"lookup", "cuda==12.4", "--json"}).out);
+  EXPECT_EQ(c["min_driver_linux"], "550.54.14");
+  EXPECT_EQ(c["min_driver_windows"], "551.61");
+  EXPECT_EQ(c["minor_compat_min_driver_linux"], "525.60.13");
+  auto d = nlohmann::json::parse(RunCudamatch({"lookup", "driver==470.82.01", "--json"}).out);
+  EXPECT_EQ(d["driver"], "470.82.01");
+  EXPECT_EQ(d["max_cuda"], "11.4");
+  for (const char* q : {"RTX 3090", "sm_86", "2204", "rtx3090"}) {
+    auto g = RunCudamatch({"lookup", "gpu", q, "--json"});
+    ASSERT_EQ(g.exit_code, 0) << q << g.err;
+    auto j = nlohmann::json::parse(g.out);
+    EXPECT_EQ(j["compute_capability"], "8.6") << q;
+    EXPECT_EQ(j["architecture"], "Ampere") << q;
+  }
+  auto cc = nlohmann::json::parse(RunCudamatch({"lookup", "gpu", "8.6", "--json"}).out);
+  EXPECT_EQ(cc["compute_capability"], "8.6");
+}
+
+TEST(Cli, NonExistentVersionsExitOneWithTheNearestRealOnes) {
+  auto r = RunCudamatch({"lookup", "torchvision==1.4.0"});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.out.find("No such release: torchvision 1.4.0"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("0.14.0 (torch 1.13.0)"), std::string::npos) << r.out;
+  auto t = RunCudamatch({"lookup", "torch==9.9.9", "--json"});
+  EXPECT_EQ(t.exit_code, 1);
+  EXPECT_EQ(nlohmann::json::parse(t.out)["found"], false);
+  EXPECT_EQ(RunCudamatch({"lookup", "cuda==99.1"}).exit_code, 1);
+  auto g = RunCudamatch({"lookup", "gpu", "RTX 3099 Tii"});
+  EXPECT_EQ(g.exit_code, 1);
+  EXPECT_NE(g.out.find("3090"), std::string::npos) << g.out;  // did you mean
+}
+
+TEST(Cli, MalformedInputIsAUsageErrorQuotingIt) {
+  auto r = RunCudamatch({"lookup", "torch==1.x"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.out, "");
+  EXPECT_NE(r.err.find("cudamatch: error: malformed version '1.x'"), std::string::npos) << r.err;
+  auto d = RunCudamatch({"lookup", "driver==abc"});
+  EXPECT_EQ(d.exit_code, 2);
+  EXPECT_NE(d.err.find("'abc'"), std::string::npos);
+  auto e = RunCudamatch({"lookup", "tensorflow==2.0"});
+  EXPECT_EQ(e.exit_code, 2);
+}
+
+TEST(Cli, UnknownCommandSuggestsTheNearest) {
+  auto r = RunCudamatch({"lokup", "torch==2.0.0"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("did you mean 'lookup'"), std::string::npos) << r.err;
+  auto t = RunCudamatch({"explain", "minor-compt"});
+  EXPECT_EQ(t.exit_code, 2);
+  EXPECT_NE(t.err.find("minor-compat"), std::string::npos) << t.err;
+}
+
+TEST(Cli, TableWithFilters) {
+  auto r = RunCudamatch({"table", "torch", "--since", "2.0", "--cuda", "12.4", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto j = nlohmann::json::parse(r.out);
+  ASSERT_FALSE(j["rows"].empty());
+  for (const auto& row : j["rows"]) {
+    EXPECT_NE(std::find(row["variants"].begin(), row["variants"].end(), "cu124"), row["variants"].end()) << row["torch"];
+  }
+  EXPECT_EQ(RunCudamatch({"table", "cuda"}).exit_code, 0);
+  EXPECT_EQ(RunCudamatch({"table", "driver"}).exit_code, 0);
+  EXPECT_EQ(RunCudamatch({"table", "gpu", "--cc", "8.9"}).exit_code, 0);
+  EXPECT_EQ(RunCudamatch({"table", "tensors"}).exit_code, 2);
+}
+
+TEST(Cli, CatalogShowsDateCountsAndSources) {
+  auto j = nlohmann::json::parse(RunCudamatch({"catalog", "--json"}).out);
+  EXPECT_FALSE(j["data_date"].get<std::string>().empty());
+  EXPECT_EQ(j["tables"].size(), 13u);
+  EXPECT_GT(j["sources"].size(), 50u);
+}
+
+TEST(Cli, CatalogDirOverridesAndMalformedFileIsNamed) {
+  testing::TempDir t;
+  t.Write("driver_branches.tsv", "branch\tmax_cuda\tsource\tnotes\n535\t12.2\tnv-cuda-rn-13.2.2-table3\tx\n999\t99.9\tnv-cuda-rn-13.2.2-table3\tnewer data\n");
+  auto r = RunCudamatch({"lookup", "driver==999.1", "--json", "--catalog", t.path()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(nlohmann::json::parse(r.out)["max_cuda"], "99.9");
+  t.Write("driver_branches.tsv", "branch\tmax_cuda\tsource\tnotes\n535\tnope\tnv-cuda-rn-13.2.2-table3\tx\n");
+  auto bad = RunCudamatch({"catalog", "--catalog", t.path()});
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.err.find("driver_branches.tsv:2:2:"), std::string::npos) << bad.err;
+}
+
+TEST(Cli, PlanAndCheckWhatIf) {
+  auto p = RunCudamatch({"plan", "--no-detect", "--driver", "470.82.01", "--gpu", "RTX 3090", "--python", "3.10", "--json"});
+  ASSERT_EQ(p.exit_code, 0) << p.err;
+  auto j = nlohmann::json::parse(p.out);
+  EXPECT_EQ(j["variant"], "cu118");
+  EXPECT_FALSE(j["caveats"].empty());
+  EXPECT_FALSE(j["rejected"].empty());
+  EXPECT_TRUE(j["commands"]["pip"].is_string());
+  auto none = RunCudamatch({"plan", "--no-detect", "--python", "3.13", "--torch", "==1.13.*", "--json"});
+  EXPECT_EQ(none.exit_code, 1);
+  auto n = nlohmann::json::parse(none.out);
+  EXPECT_TRUE(n["torch"].is_null());
+  EXPECT_FALSE(n["reasons"].empty());
+  auto c = RunCudamatch({"check", "--no-detect", "torch==1.13.0", "torchvision==1.4.0", "--json"});
+  EXPECT_EQ(c.exit_code, 1);
+  auto cj = nlohmann::json::parse(c.out);
+  EXPECT_EQ(cj["ok"], false);
+  EXPECT_EQ(cj["problems"][0]["fix"], "torchvision==0.14.0");
+  EXPECT_EQ(RunCudamatch({"plan", "--no-detect", "--gpu", "RTX 9999 Ultra"}).exit_code, 2);
+}
+
+TEST(Cli, ChineseByFlagAndByLocale) {
+  auto a = RunCudamatch({"explain", "layers", "--lang", "zh"});
+  auto b = RunCudamatch({"explain", "layers"}, {"LANG=zh_CN.UTF-8"});
+  auto e = RunCudamatch({"explain", "layers"});
+  EXPECT_EQ(a.out, b.out);
+  EXPECT_NE(a.out, e.out);
+  EXPECT_NE(a.out.find("CUDA"), std::string::npos);
+  // JSON is language-neutral.
+  EXPECT_EQ(RunCudamatch({"lookup", "torch==2.3.1", "--json", "--lang", "zh"}).out,
+            RunCudamatch({"lookup", "torch==2.3.1", "--json"}).out);
+}
+
+TEST(Cli, ColorOnlyWhenAsked) {
+  auto never = RunCudamatch({"lookup", "cuda==12.4"});
+  EXPECT_EQ(never.out.find("\033["), std::string::npos);
+  auto always = RunCudamatch({"lookup", "cuda==12.4", "--color", "always"});
+  EXPECT_NE(always.out.find("\033["), std::string::npos);
+  EXPECT_EQ(RunCudamatch({"lookup", "cuda==12.4", "--color", "sometimes"}).exit_code, 2);
+}
+
+}  // namespace
+}  // namespace cudamatch

@@ -1,0 +1,93 @@
+// Golden whole-binary runs. Each tests/golden/<case>.args holds the arguments, one per line; a
+// first line "@machine NAME" runs against tests/fixtures/machines/NAME (--root and its env
+// file). The expected stdout, stderr and exit code are in <case>.out; the source directory is
+// written as $SRC. CUDAMATCH_UPDATE_GOLDEN=1 rewrites the .out files.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "core/text.h"
+#include "tests/unit/test_util.h"
+
+namespace cudamatch {
+namespace {
+
+using testing::SourceDir;
+
+std::string Replace(std::string text, const std::string& from, const std::string& to) {
+  for (size_t pos = 0; (pos = text.find(from, pos)) != std::string::npos; pos += to.size()) text.replace(pos, from.size(), to);
+  return text;
+}
+
+struct GoldenCase {
+  std::string name;
+  std::vector<std::string> args;
+  std::vector<std::string> env = {"LANG=C.UTF-8"};
+};
+
+GoldenCase Load(const std::filesystem::path& args_file) {
+  GoldenCase c;
+  c.name = args_file.stem().string();
+  std::ifstream in(args_file);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.empty()) continue;
+    if (StartsWith(line, "@machine ")) {
+      std::string dir = SourceDir() + "/tests/fixtures/machines/" + line.substr(9);
+      c.env.clear();
+      std::ifstream env(dir + "/env");
+      std::string kv;
+      while (std::getline(env, kv)) {
+        if (!kv.empty() && kv[0] != '#') c.env.push_back(kv);
+      }
+      c.args.push_back("--root");
+      c.args.push_back(dir + "/root");
+      continue;
+    }
+    c.args.push_back(Replace(line, "$SRC", SourceDir()));
+  }
+  // Options of the subcommand go after it: move --root behind the first argument.
+  if (c.args.size() > 2 && c.args[0] == "--root") std::rotate(c.args.begin(), c.args.begin() + 2, c.args.begin() + 3);
+  return c;
+}
+
+std::string Render(const testing::RunResult& r) {
+  std::string out = r.out;
+  if (!r.err.empty()) out += "--- stderr\n" + r.err;
+  out += "--- exit " + std::to_string(r.exit_code) + "\n";
+  return Replace(out, SourceDir(), "$SRC");
+}
+
+std::vector<std::filesystem::path> Cases() {
+  std::vector<std::filesystem::path> files;
+  for (const auto& e : std::filesystem::directory_iterator(SourceDir() + "/tests/golden")) {
+    if (e.path().extension() == ".args") files.push_back(e.path());
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+TEST(Golden, WholeBinaryRunsMatch) {
+  bool update = std::getenv("CUDAMATCH_UPDATE_GOLDEN") != nullptr;
+  std::vector<std::filesystem::path> cases = Cases();
+  ASSERT_GE(cases.size(), 20u);
+  for (const auto& file : cases) {
+    GoldenCase c = Load(file);
+    std::string actual = Render(testing::RunCudamatch(c.args, c.env));
+    std::filesystem::path expected_file = file;
+    expected_file.replace_extension(".out");
+    if (update) {
+      std::ofstream(expected_file, std::ios::binary) << actual;
+      continue;
+    }
+    std::ifstream in(expected_file, std::ios::binary);
+    std::ostringstream expected;
+    expected << in.rdbuf();
+    EXPECT_EQ(expected.str(), actual) << "golden case " << c.name << " (CUDAMATCH_UPDATE_GOLDEN=1 rewrites it)";
+  }
+}
+
+}  // namespace
+}  // namespace cudamatch

@@ -1,0 +1,264 @@
+// Probes over in-memory machines, with fake NVIDIA libraries.
+#include <gtest/gtest.h>
+
+#include "probe/context.h"
+#include "tests/unit/test_util.h"
+
+namespace cudamatch {
+namespace {
+
+class FakeNvml : public NvmlApi {
+ public:
+  Status init = Status::Ok();
+  std::string driver = "550.54.14";
+  int cuda = 12040;
+  std::vector<NvmlGpu> gpus;
+  int init_calls = 0;
+  Status Init() override {
+    ++init_calls;
+    return init;
+  }
+  Result<std::string> DriverVersion() override { return driver; }
+  Result<int> CudaDriverVersion() override { return cuda; }
+  Result<std::vector<NvmlGpu>> Gpus() override { return gpus; }
+};
+
+class FakeCuda : public CudaApi {
+ public:
+  Result<int> result = 12020;
+  int calls = 0;
+  Result<int> DriverGetVersion() override {
+    ++calls;
+    return result;
+  }
+};
+
+struct Machine {
+  FakeFs fs;
+  FakeNvml nvml;
+  FakeCuda cuda;
+  ProbeInput Input(bool libs = true) {
+    ProbeInput in;
+    in.fs = &fs;
+    in.catalog = &testing::TheCatalog();
+    in.env = {{"PATH", "/usr/bin:/bin"}, {"HOME", "/home/u"}};
+    if (libs) {
+      in.nvml = &nvml;
+      in.cuda = &cuda;
+    }
+    return in;
+  }
+  void AddDriver(const std::string& kernel, const std::string& user) {
+    if (!kernel.empty()) {
+      fs.AddFile("/proc/driver/nvidia/version",
+                 "NVRM version: NVIDIA UNIX x86_64 Kernel Module  " + kernel + "  Thu Feb 22 01:44:30 UTC 2024\n");
+    }
+    fs.AddFile("/usr/lib/x86_64-linux-gnu/libcuda.so." + user, "");
+    fs.AddSymlink("/usr/lib/x86_64-linux-gnu/libcuda.so.1", "libcuda.so." + user);
+    fs.AddFile("/usr/lib/x86_64-linux-gnu/libnvidia-ml.so." + user, "");
+    fs.AddSymlink("/usr/lib/x86_64-linux-gnu/libnvidia-ml.so.1", "libnvidia-ml.so." + user);
+  }
+};
+
+TEST(DriverProbe, NvmlAnswersWhenTheModuleIsLoaded) {
+  Machine m;
+  m.AddDriver("550.54.14", "550.54.14");
+  m.nvml.gpus = {{"NVIDIA GeForce RTX 4090", "GPU-1", "00000000:01:00.0", 0x2684, ComputeCapability{8, 9, 0}, 24ull << 30}};
+  Snapshot s = TakeSnapshot(m.Input());
+  EXPECT_TRUE(s.driver.kernel_module_loaded);
+  EXPECT_EQ(s.driver.userspace_source, "NVML nvmlSystemGetDriverVersion");
+  EXPECT_EQ(s.driver.cuda->MajorMinor(), "12.4");
+  EXPECT_EQ(s.driver.nvml_status, "ok");
+  ASSERT_EQ(s.gpus.size(), 1u);
+  EXPECT_EQ(s.gpus[0].cc->ToString(), "8.9");
+  EXPECT_EQ(s.gpus[0].architecture, "Ada Lovelace");
+  EXPECT_EQ(m.cuda.calls, 0);  // NVML answered; libcuda not needed
+}
+
+TEST(DriverProbe, NoKernelModuleSkipsNvmlAndAsksLibcuda) {
+  Machine m;
+  m.AddDriver("", "535.261.03");
+  Snapshot s = TakeSnapshot(m.Input());
+  EXPECT_FALSE(s.driver.kernel_module_loaded);
+  EXPECT_EQ(m.nvml.init_calls, 0);
+  EXPECT_EQ(s.driver.nvml_status, "skipped.no_module");
+  EXPECT_EQ(s.driver.userspace_version->text, "535.261.03");
+  EXPECT_EQ(s.driver.cuda->MajorMinor(), "12.2");
+  EXPECT_EQ(s.driver.cuda_source, "libcuda cuDriverGetVersion");
+}
+
+TEST(DriverProbe, EveryNvmlErrorBecomesAStatusLine) {
+  for (int code : {1, 2, 3, 4, 6, 9, 12, 13, 15, 17, 18, 999}) {
+    Machine m;
+    m.AddDriver("550.54.14", "550.54.14");
+    m.nvml.init = Err(NvmlStatusName(code) + ": text");
+    Snapshot s = TakeSnapshot(m.Input());
+    EXPECT_NE(s.driver.nvml_status.find(NvmlStatusName(code)), std::string::npos) << code;
+    EXPECT_EQ(s.driver.userspace_version->text, "550.54.14") << code;  // the file name still answers
+    EXPECT_TRUE(s.driver.cuda.has_value()) << code;                     // libcuda, else the catalog
+  }
+  EXPECT_EQ(NvmlStatusName(9), "NVML_ERROR_DRIVER_NOT_LOADED");
+  EXPECT_EQ(NvmlStatusName(18), "NVML_ERROR_LIB_RM_VERSION_MISMATCH");
+}
+
+TEST(DriverProbe, MissingCuDriverGetVersionFallsBackToTheCatalog) {
+  Machine m;
+  m.AddDriver("", "535.104.05");
+  m.cuda.result = Err("libcuda.so.1 has no cuDriverGetVersion");
+  Snapshot s = TakeSnapshot(m.Input());
+  EXPECT_EQ(s.driver.cuda->MajorMinor(), "12.2");
+  EXPECT_EQ(s.driver.cuda_source, "catalog: driver branch 535");
+  bool recorded = false;
+  for (const Evidence& e : s.trail) recorded = recorded || (e.source == "libcuda:cuDriverGetVersion" && e.outcome == Evidence::Outcome::kError);
+  EXPECT_TRUE(recorded);
+}
+
+TEST(DriverProbe, UnderRootNothingIsLoaded) {
+  Machine m;
+  m.AddDriver("550.54.14", "550.54.14");
+  Snapshot s = TakeSnapshot(m.Input(/*libs=*/false));
+  EXPECT_EQ(m.nvml.init_calls, 0);
+  EXPECT_EQ(m.cuda.calls, 0);
+  EXPECT_EQ(s.driver.cuda_source, "catalog: driver branch 550");
+}
+
+TEST(DriverProbe, MismatchWslContainerAndVisibleDevices) {
+  Machine m;
+  m.AddDriver("535.104.05", "535.129.03");
+  m.fs.AddFile("/.dockerenv", "");
+  ProbeInput in = m.Input(false);
+  in.env["CUDA_VISIBLE_DEVICES"] = "";
+  Snapshot s = TakeSnapshot(in);
+  EXPECT_TRUE(s.driver.mismatch());
+  EXPECT_TRUE(s.driver.container);
+  EXPECT_FALSE(s.driver.device_nodes);
+  EXPECT_EQ(*s.driver.cuda_visible_devices, "");
+
+  Machine w;
+  w.fs.AddFile("/proc/version", "Linux version 5.15.153.1-microsoft-standard-WSL2 (root@1) #1 SMP\n");
+  w.fs.AddFile("/usr/lib/wsl/lib/libcuda.so.1.1", "");
+  w.fs.AddSymlink("/usr/lib/wsl/lib/libcuda.so.1", "libcuda.so.1.1");
+  w.fs.AddFile("/dev/dxg", "");
+  Snapshot ws = TakeSnapshot(w.Input(false));
+  EXPECT_TRUE(ws.driver.wsl);
+  EXPECT_TRUE(ws.driver.device_nodes);
+  EXPECT_FALSE(ws.driver.userspace_version.has_value());
+}
+
+TEST(GpuProbe, PciFallbackIdentifiesTheGpuFromTheCatalog) {
+  Machine m;
+  m.fs.AddFile("/sys/bus/pci/devices/0000:01:00.0/vendor", "0x10de\n");
+  m.fs.AddFile("/sys/bus/pci/devices/0000:01:00.0/device", "0x2684\n");
+  m.fs.AddFile("/sys/bus/pci/devices/0000:01:00.0/class", "0x030000\n");
+  m.fs.AddFile("/sys/bus/pci/devices/0000:01:00.1/vendor", "0x10de\n");  // its audio function
+  m.fs.AddFile("/sys/bus/pci/devices/0000:01:00.1/class", "0x040300\n");
+  Snapshot s = TakeSnapshot(m.Input(false));
+  ASSERT_EQ(s.gpus.size(), 1u);
+  EXPECT_EQ(s.gpus[0].cc->ToString(), "8.9");
+  EXPECT_NE(s.gpus[0].name.find("4090"), std::string::npos);
+  EXPECT_EQ(s.gpus[0].cc_source.substr(0, 8), "catalog:");
+}
+
+TEST(ToolkitProbe, VersionsAndActiveToolkit) {
+  Machine m;
+  m.fs.AddFile("/usr/local/cuda-12.4/version.json", R"({"cuda": {"name": "CUDA SDK", "version": "12.4.1"}})");
+  m.fs.AddFile("/usr/local/cuda-12.4/bin/nvcc", "");
+  m.fs.AddFile("/usr/local/cuda-10.2/version.txt", "CUDA Version 10.2.89\n");
+  m.fs.AddFile("/usr/local/cuda-10.2/bin/nvcc", "");
+  m.fs.AddFile("/opt/cuda-13.0/include/cuda.h", "#define CUDA_VERSION 13000\n");
+  m.fs.AddSymlink("/usr/local/cuda", "/usr/local/cuda-12.4");
+  ProbeInput in = m.Input(false);
+  in.env["CUDA_HOME"] = "/usr/local/cuda-10.2";
+  Snapshot s = TakeSnapshot(in);
+  ASSERT_EQ(s.toolkits.size(), 3u);
+  const ToolkitInfo* active = s.ActiveToolkit();
+  ASSERT_NE(active, nullptr);
+  EXPECT_EQ(active->path, "/usr/local/cuda-10.2");
+  EXPECT_EQ(active->active_reason, "CUDA_HOME");
+  in.env["PATH"] = "/usr/local/cuda/bin:/usr/bin";
+  Snapshot p = TakeSnapshot(in);
+  EXPECT_EQ(p.ActiveToolkit()->path, "/usr/local/cuda-12.4");
+  EXPECT_EQ(p.ActiveToolkit()->active_reason, "PATH");
+}
+
+TEST(ToolkitProbe, DanglingCudaLinkIsReportedNotFatal) {
+  Machine m;
+  m.fs.AddSymlink("/usr/local/cuda", "/usr/local/cuda-11.8");
+  Snapshot s = TakeSnapshot(m.Input(false));
+  EXPECT_TRUE(s.toolkits.empty());
+  bool recorded = false;
+  for (const Evidence& e : s.trail) recorded = recorded || (e.source == "/usr/local/cuda" && e.detail == "dangling symbolic link");
+  EXPECT_TRUE(recorded);
+}
+
+TEST(PythonProbe, CondaVenvAndPackages) {
+  Machine m;
+  const std::string env = "/home/u/miniconda3/envs/t";
+  m.fs.AddDir("/home/u/miniconda3/conda-meta");
+  m.fs.AddDir(env + "/conda-meta");
+  m.fs.AddFile(env + "/bin/python3.10", "");
+  const std::string site = env + "/lib/python3.10/site-packages";
+  m.fs.AddFile(site + "/torch/version.py", "__version__ = '2.3.1+cu121'\ncuda: Optional[str] = '12.1'\nhip: Optional[str] = None\n");
+  m.fs.AddFile(site + "/torch-2.3.1+cu121.dist-info/METADATA", "Name: torch\nVersion: 2.3.1+cu121\n");
+  m.fs.AddFile(site + "/torchvision/version.py", "__version__ = '0.18.1+cu121'\ncuda = '12.1'\n");
+  m.fs.AddFile(site + "/torchvision-0.18.1+cu121.dist-info/METADATA", "Name: torchvision\nVersion: 0.18.1+cu121\n");
+  m.fs.AddFile(site + "/nvidia_cudnn_cu12-8.9.2.26.dist-info/METADATA", "Name: nvidia-cudnn-cu12\n");
+  m.fs.AddFile("/home/u/venv/pyvenv.cfg", "home = /usr/bin\nversion = 3.11.7\n");
+  m.fs.AddFile("/home/u/venv/lib/python3.11/site-packages/torch/version.py", "__version__ = '2.3.1+cpu'\ncuda = None\nhip = None\n");
+  ProbeInput in = m.Input(false);
+  in.env["VIRTUAL_ENV"] = "/home/u/venv";
+  Snapshot s = TakeSnapshot(in);
+  const PythonEnv* conda = nullptr;
+  const PythonEnv* venv = nullptr;
+  for (const PythonEnv& e : s.pythons) {
+    if (e.prefix == env) conda = &e;
+    if (e.prefix == "/home/u/venv") venv = &e;
+  }
+  ASSERT_NE(conda, nullptr);
+  ASSERT_NE(venv, nullptr);
+  EXPECT_EQ(conda->kind, "conda");
+  EXPECT_EQ(conda->name, "t");
+  EXPECT_EQ(conda->version->ToString(), "3.10");
+  EXPECT_EQ(conda->packages.at("torch").variant, "cu121");
+  EXPECT_EQ(conda->packages.at("torch").cuda->MajorMinor(), "12.1");
+  EXPECT_EQ(conda->packages.at("torchvision").variant, "cu121");
+  EXPECT_EQ(conda->packages.at("nvidia-cudnn-cu12").version->ToString(), "8.9.2.26");
+  EXPECT_EQ(venv->kind, "venv");
+  EXPECT_EQ(venv->version->ToString(), "3.11");
+  EXPECT_EQ(venv->packages.at("torch").variant, "cpu");
+  ASSERT_EQ(s.cudnn.size(), 1u);
+  EXPECT_EQ(s.cudnn[0].kind, "pip");
+}
+
+TEST(PythonProbe, PypiBuildWithoutVersionPyUsesRequirements) {
+  Machine m;
+  const std::string site = "/home/u/.pyenv/versions/3.11.7/lib/python3.11/site-packages";
+  m.fs.AddFile("/home/u/.pyenv/versions/3.11.7/bin/python3.11", "");
+  m.fs.AddFile(site + "/torch-2.4.0.dist-info/METADATA",
+               "Name: torch\nVersion: 2.4.0\nRequires-Dist: nvidia-cuda-runtime-cu12==12.1.105; platform_system == \"Linux\"\n");
+  Snapshot s = TakeSnapshot(m.Input(false));
+  ASSERT_EQ(s.pythons.size(), 1u);
+  const PackageInfo& torch = s.pythons[0].packages.at("torch");
+  EXPECT_EQ(torch.version->ToString(), "2.4.0");
+  EXPECT_EQ(torch.cuda->MajorMinor(), "12.1");
+  EXPECT_EQ(torch.variant, "cu121");
+  EXPECT_EQ(s.pythons[0].kind, "pyenv");
+}
+
+TEST(PythonProbe, VersionPyIsReadNeverExecutedAndCapped) {
+  Machine m;
+  const std::string site = "/home/u/venv/lib/python3.11/site-packages";
+  m.fs.AddFile("/home/u/venv/pyvenv.cfg", "version = 3.11.7\n");
+  m.fs.AddFile(site + "/torch/version.py", "import os; os.system('touch /tmp/pwned')\n__version__ = '2.3.1'\n" +
+                                               std::string(1 << 20, '#'));
+  m.fs.AddFile(site + "/evil.pth", "import os; os.system('touch /tmp/pwned')\n");
+  ProbeInput in = m.Input(false);
+  in.env["VIRTUAL_ENV"] = "/home/u/venv";
+  Snapshot s = TakeSnapshot(in);
+  ASSERT_FALSE(s.pythons.empty());
+  EXPECT_EQ(s.pythons[0].packages.at("torch").version->ToString(), "2.3.1");
+  for (const std::string& r : m.fs.reads()) EXPECT_EQ(r.find(".pth"), std::string::npos) << r;
+}
+
+}  // namespace
+}  // namespace cudamatch

@@ -1,0 +1,150 @@
+// Catalog questions answered with real values from the sources.
+#include "catalog/query.h"
+
+#include <gtest/gtest.h>
+
+#include "tests/unit/test_util.h"
+
+namespace cudamatch {
+namespace {
+
+using testing::TheCatalog;
+
+Pep440 V(const char* s) { return Pep440::Parse(s).value(); }
+DriverVersion D(const char* s) { return DriverVersion::Parse(s).value(); }
+CudaVersion C(const char* s) { return CudaVersion::Parse(s).value(); }
+ComputeCapability CC(const char* s) { return ComputeCapability::Parse(s).value(); }
+
+TEST(Query, Torch1130PairsWithVision0140AndAudio0130) {
+  const TorchRelease* t = FindTorch(TheCatalog(), V("1.13.0"));
+  ASSERT_NE(t, nullptr);
+  EXPECT_EQ(t->torchvision->ToString(), "0.14.0");
+  EXPECT_EQ(t->torchaudio->ToString(), "0.13.0");
+  EXPECT_EQ(t->python_min->ToString(), "3.7");
+  EXPECT_EQ(t->python_max->ToString(), "3.10");
+  EXPECT_EQ(t->pypi_default->tag, "cu117");
+  EXPECT_EQ(FindTorch(TheCatalog(), V("1.13.0+cu117")), t);
+  EXPECT_EQ(FindTorch(TheCatalog(), V("1.13")), t);
+  auto by_vision = TorchForVision(TheCatalog(), V("0.14.0"));
+  ASSERT_EQ(by_vision.size(), 1u);
+  EXPECT_EQ(by_vision[0], t);
+  EXPECT_TRUE(TorchForVision(TheCatalog(), V("1.4.0")).empty());
+}
+
+TEST(Query, TorchAudio2110PairsWithSeveralReleases) {
+  auto ts = TorchForAudio(TheCatalog(), V("2.11.0"));
+  EXPECT_GE(ts.size(), 3u);  // 2.11, 2.12.x, 2.13 ...
+}
+
+TEST(Query, Cuda124NeedsLinuxDriver5505414) {
+  DriverRequirement req = MinDriverFor(TheCatalog(), C("12.4"), Os::kLinux);
+  EXPECT_EQ(req.toolkit_min->text, "550.54.14");
+  EXPECT_EQ(req.minor_compat->text, "525.60.13");
+  DriverRequirement win = MinDriverFor(TheCatalog(), C("12.4"), Os::kWindows);
+  EXPECT_EQ(win.toolkit_min->text, "551.61");
+  EXPECT_EQ(win.minor_compat->text, "527.41");
+  EXPECT_EQ(ToolkitReleases(TheCatalog(), C("12.4")).size(), 2u);
+}
+
+TEST(Query, Driver4708201ServesCuda114) {
+  DriverCuda d = MaxCudaForDriver(TheCatalog(), D("470.82.01"), Os::kLinux);
+  ASSERT_TRUE(d.cuda);
+  EXPECT_EQ(d.cuda->MajorMinor(), "11.4");
+  EXPECT_TRUE(d.from_branch_table);
+  EXPECT_EQ(MaxCudaForDriver(TheCatalog(), D("535.104.05"), Os::kLinux).cuda->MajorMinor(), "12.2");
+}
+
+TEST(Query, WindowsDriverUsesToolkitMinima) {
+  DriverCuda d = MaxCudaForDriver(TheCatalog(), D("551.61"), Os::kWindows);
+  ASSERT_TRUE(d.cuda);
+  EXPECT_EQ(d.cuda->MajorMinor(), "12.4");
+  EXPECT_FALSE(d.from_branch_table);
+}
+
+TEST(Query, DriverFitDistinguishesFullMinorCompatAndTooOld) {
+  const Catalog& c = TheCatalog();
+  EXPECT_EQ(FitDriver(c, D("535.104.05"), C("12.1"), Os::kLinux), DriverFit::kFull);
+  EXPECT_EQ(FitDriver(c, D("525.60.13"), C("12.4"), Os::kLinux), DriverFit::kMinorCompat);
+  EXPECT_EQ(FitDriver(c, D("470.82.01"), C("12.1"), Os::kLinux), DriverFit::kTooOld);
+  EXPECT_EQ(FitDriver(c, D("470.82.01"), C("11.8"), Os::kLinux), DriverFit::kMinorCompat);
+  EXPECT_EQ(FitDriver(c, D("450.36.06"), C("11.1"), Os::kLinux), DriverFit::kTooOld);  // below 450.80.02
+  EXPECT_EQ(FitDriver(c, D("580.65.06"), C("11.8"), Os::kLinux), DriverFit::kFull);
+  EXPECT_EQ(FitDriver(c, D("418.39"), C("10.2"), Os::kLinux), DriverFit::kTooOld);  // no minor compat before 11
+}
+
+TEST(Query, Rtx3090Is86) {
+  GpuMatch m = MatchGpuName(TheCatalog(), "RTX 3090");
+  ASSERT_FALSE(m.models.empty());
+  EXPECT_EQ(m.models.front()->cc.ToString(), "8.6");
+  for (const char* q : {"3090", "rtx3090", "GeForce RTX 3090", "geforce rtx 3090"}) {
+    GpuMatch x = MatchGpuName(TheCatalog(), q);
+    ASSERT_FALSE(x.models.empty()) << q;
+    EXPECT_EQ(x.models.front()->cc.ToString(), "8.6") << q;
+  }
+  auto by_pci = GpusByPciId(TheCatalog(), 0x2204);
+  ASSERT_FALSE(by_pci.empty());
+  EXPECT_EQ(by_pci.front()->cc.ToString(), "8.6");
+}
+
+TEST(Query, UnknownGpuGetsSuggestions) {
+  GpuMatch m = MatchGpuName(TheCatalog(), "RTX 3099 Tii");
+  EXPECT_TRUE(m.models.empty());
+  EXPECT_FALSE(m.suggestions.empty());
+}
+
+TEST(Query, ArchitecturesAndFirstCuda) {
+  const Catalog& c = TheCatalog();
+  EXPECT_EQ(ArchitectureFor(c, CC("8.6"))->name, "Ampere");
+  EXPECT_EQ(FirstCudaFor(c, CC("8.6"))->MajorMinor(), "11.1");
+  EXPECT_EQ(FirstCudaFor(c, CC("8.9"))->MajorMinor(), "11.8");
+  EXPECT_EQ(FirstCudaFor(c, CC("12.0"))->MajorMinor(), "12.8");
+  EXPECT_EQ(LastCudaFor(c, CC("6.1"))->MajorMinor(), "12.9");  // Pascal dropped in 13.0
+}
+
+TEST(Query, BinaryCompatibilityRules) {
+  ArchList list = ParseArchList("5.0;6.0;7.0;7.5;8.0;8.6;9.0+PTX").value();
+  EXPECT_EQ(FitArch(list, CC("8.9")).fit, KernelFit::kSass);  // sm_86 runs on 8.9
+  EXPECT_EQ(FitArch(list, CC("8.9")).via.ToString(), "8.6");
+  EXPECT_EQ(FitArch(list, CC("6.1")).fit, KernelFit::kSass);  // sm_60 runs on 6.1
+  EXPECT_EQ(FitArch(list, CC("12.0")).fit, KernelFit::kPtx);  // compute_90 JIT-compiles forward
+  EXPECT_EQ(FitArch(list, CC("3.7")).fit, KernelFit::kNone);
+  ArchList no_ptx = ParseArchList("7.5;8.0;8.6;9.0;10.0;12.0").value();
+  EXPECT_EQ(FitArch(no_ptx, CC("6.1")).fit, KernelFit::kNone);  // old GPU, new wheel
+  EXPECT_EQ(FitArch(no_ptx, CC("12.1")).fit, KernelFit::kSass);
+  EXPECT_EQ(FitArch(no_ptx, CC("11.0")).fit, KernelFit::kNone);  // SASS never crosses majors
+  ArchList arch_specific = ParseArchList("9.0a").value();
+  EXPECT_EQ(FitArch(arch_specific, CC("9.0")).fit, KernelFit::kSass);
+}
+
+TEST(Query, PtxFromACudaThatPredatesTheGpuDoesNotCount) {
+  ArchList list = ParseArchList("3.7+PTX").value();
+  EXPECT_EQ(FitArch(list, CC("12.0")).fit, KernelFit::kPtx);
+  EXPECT_EQ(FitWheel(TheCatalog(), list, C("9.2"), CC("12.0")).fit, KernelFit::kNone);
+  EXPECT_EQ(FitWheel(TheCatalog(), ParseArchList("9.0+PTX").value(), C("12.8"), CC("12.0")).fit, KernelFit::kPtx);
+}
+
+TEST(Query, PythonFit) {
+  const TorchRelease* t = FindTorch(TheCatalog(), V("2.5.1"));
+  EXPECT_EQ(FitPython(*t, PyVersion::Parse("3.12").value()), PythonFit::kSupported);
+  EXPECT_EQ(FitPython(*t, PyVersion::Parse("3.13").value()), PythonFit::kExperimental);
+  EXPECT_EQ(FitPython(*t, PyVersion::Parse("3.8").value()), PythonFit::kUnsupported);
+}
+
+TEST(Query, CudnnAndCompilers) {
+  const Catalog& c = TheCatalog();
+  const CudnnRelease* d = CudnnFor(c, V("8.9.6"));
+  ASSERT_NE(d, nullptr);
+  EXPECT_TRUE(d->Supports(C("12.2")));
+  EXPECT_FALSE(d->Supports(C("12.3")));
+  EXPECT_EQ(HostCompilerFor(c, C("12.4"))->max_gcc, 13);
+  EXPECT_EQ(CudnnFor(c, V("9.2.0")), nullptr);  // a gap stays a gap
+}
+
+TEST(Query, Mirrors) {
+  EXPECT_EQ(FindMirror(TheCatalog(), "tuna")->kind, "pypi");
+  EXPECT_EQ(FindMirror(TheCatalog(), "https://pypi.tuna.tsinghua.edu.cn/simple/")->name, "tuna");
+  EXPECT_EQ(FindMirror(TheCatalog(), "https://example.com/simple"), nullptr);
+}
+
+}  // namespace
+}  // namespace cudamatch

@@ -1,0 +1,276 @@
+// Table-driven rule tests over hand-made Snapshots.
+#include "diagnose/rules.h"
+
+#include <gtest/gtest.h>
+
+#include <functional>
+
+#include "tests/unit/test_util.h"
+
+namespace cudamatch {
+namespace {
+
+using testing::TheCatalog;
+
+DriverVersion D(const char* s) { return DriverVersion::Parse(s).value(); }
+
+Snapshot Base() {
+  Snapshot s;
+  s.host.os_id = "ubuntu";
+  return s;
+}
+
+void WithDriver(Snapshot& s, const char* version, const char* cuda) {
+  s.driver.kernel_module_loaded = true;
+  s.driver.kernel_version = D(version);
+  s.driver.kernel_source = "/proc/driver/nvidia/version";
+  s.driver.userspace_version = D(version);
+  s.driver.libcuda_paths = {"/usr/lib/x86_64-linux-gnu/libcuda.so.1"};
+  s.driver.cuda = CudaVersion::Parse(cuda).value();
+  s.driver.device_nodes = true;
+}
+
+void WithGpu(Snapshot& s, const char* name, const char* cc) {
+  GpuInfo g;
+  g.index = static_cast<int>(s.gpus.size());
+  g.name = name;
+  g.cc = ComputeCapability::Parse(cc).value();
+  g.source = "NVML";
+  s.gpus.push_back(g);
+}
+
+PythonEnv& WithTorch(Snapshot& s, const char* torch, const char* variant, const char* cuda,
+                     const char* vision = nullptr, const char* python = "3.10") {
+  PythonEnv env;
+  env.prefix = "/env" + std::to_string(s.pythons.size());
+  env.kind = "venv";
+  env.version = PyVersion::Parse(python).value();
+  env.found_by = {"env:VIRTUAL_ENV"};
+  PackageInfo p;
+  p.name = "torch";
+  p.version = Pep440::Parse(torch).value();
+  p.variant = variant;
+  if (cuda) p.cuda = CudaVersion::Parse(cuda).value();
+  p.cuda_source = "version.py";
+  env.packages["torch"] = p;
+  if (vision) {
+    PackageInfo v;
+    v.name = "torchvision";
+    v.version = Pep440::Parse(vision).value();
+    v.variant = v.version->LocalLabel();
+    env.packages["torchvision"] = v;
+  }
+  s.pythons.push_back(env);
+  return s.pythons.back();
+}
+
+struct Case {
+  const char* name;
+  std::function<Snapshot()> make;
+  std::vector<std::string> expect_ids;  // must all appear
+  std::vector<std::string> absent_ids;  // must not appear
+};
+
+std::vector<std::string> Ids(const std::vector<Finding>& fs) {
+  std::vector<std::string> ids;
+  for (const Finding& f : fs) ids.push_back(f.id);
+  return ids;
+}
+
+bool Contains(const std::vector<std::string>& v, const std::string& x) {
+  return std::find(v.begin(), v.end(), x) != v.end();
+}
+
+const std::vector<Case>& Cases() {
+  static const std::vector<Case> kCases = {
+      {"healthy machine", [] {
+         Snapshot s = Base();
+         WithDriver(s, "550.54.14", "12.4");
+         WithGpu(s, "NVIDIA GeForce RTX 3090", "8.6");
+         WithTorch(s, "2.3.1+cu121", "cu121", "12.1", "0.18.1+cu121");
+         return s;
+       }, {}, {"torch.driver_too_old", "torch.driver_minor_compat", "torch.no_kernels", "torch.vision_unpaired"}},
+      {"driver too old: below the minor-compat floor", [] {
+         Snapshot s = Base();
+         WithDriver(s, "470.82.01", "11.4");
+         WithGpu(s, "NVIDIA GeForce RTX 3090", "8.6");
+         WithTorch(s, "2.3.1+cu121", "cu121", "12.1");
+         return s;
+       }, {"torch.driver_too_old"}, {"torch.driver_minor_compat"}},
+      {"driver below the toolkit minimum only: minor compat", [] {
+         Snapshot s = Base();
+         WithDriver(s, "525.60.13", "12.0");
+         WithGpu(s, "NVIDIA H100 80GB HBM3", "9.0");
+         WithTorch(s, "2.3.1+cu121", "cu121", "12.1");
+         return s;
+       }, {"torch.driver_minor_compat"}, {"torch.driver_too_old"}},
+      {"old GPU on new wheels", [] {
+         Snapshot s = Base();
+         WithDriver(s, "580.65.06", "13.0");
+         WithGpu(s, "NVIDIA GeForce GTX 1080 Ti", "6.1");
+         WithTorch(s, "2.11.0+cu130", "cu130", "13.0");
+         return s;
+       }, {"torch.no_kernels"}, {}},
+      {"new GPU on old wheels", [] {
+         Snapshot s = Base();
+         WithDriver(s, "580.65.06", "13.0");
+         WithGpu(s, "NVIDIA GeForce RTX 5090", "12.0");
+         WithTorch(s, "2.3.1+cu121", "cu121", "12.1");
+         return s;
+       }, {"torch.no_kernels"}, {}},
+      {"every GPU is checked", [] {
+         Snapshot s = Base();
+         WithDriver(s, "580.65.06", "13.0");
+         WithGpu(s, "NVIDIA GeForce RTX 3090", "8.6");
+         WithGpu(s, "NVIDIA GeForce GTX 1080 Ti", "6.1");
+         WithTorch(s, "2.11.0+cu130", "cu130", "13.0");
+         return s;
+       }, {"torch.no_kernels"}, {}},
+      {"torchvision not paired", [] {
+         Snapshot s = Base();
+         WithTorch(s, "2.3.1+cpu", "cpu", nullptr, "0.17.0+cpu");
+         return s;
+       }, {"torch.vision_unpaired"}, {}},
+      {"torchvision built for another CUDA", [] {
+         Snapshot s = Base();
+         WithTorch(s, "2.3.1+cu121", "cu121", "12.1", "0.18.1+cu118");
+         return s;
+       }, {"torch.vision_cuda_mismatch"}, {"torch.vision_unpaired"}},
+      {"CPU torch on a GPU machine", [] {
+         Snapshot s = Base();
+         WithDriver(s, "550.54.14", "12.4");
+         WithGpu(s, "NVIDIA GeForce RTX 4090", "8.9");
+         WithTorch(s, "2.3.1+cpu", "cpu", nullptr);
+         return s;
+       }, {"torch.cpu_build"}, {}},
+      {"ROCm torch on NVIDIA", [] {
+         Snapshot s = Base();
+         WithGpu(s, "NVIDIA GeForce RTX 4090", "8.9");
+         PythonEnv& e = WithTorch(s, "2.3.1+rocm6.0", "rocm6.0", nullptr);
+         e.packages["torch"].hip = "6.0.32830";
+         return s;
+       }, {"torch.rocm_on_nvidia"}, {"torch.cpu_build"}},
+      {"Python outside the release's range", [] {
+         Snapshot s = Base();
+         WithTorch(s, "1.13.1+cpu", "cpu", nullptr, nullptr, "3.12");
+         return s;
+       }, {"torch.python_unsupported"}, {}},
+      {"nvcc major differs and GCC too new", [] {
+         Snapshot s = Base();
+         WithTorch(s, "2.3.1+cu121", "cu121", "12.1");
+         ToolkitInfo t;
+         t.path = "/usr/local/cuda-11.7";
+         t.version = CudaVersion::Parse("11.7.1").value();
+         t.active = true;
+         t.active_reason = "PATH";
+         s.toolkits.push_back(t);
+         s.host.gcc_major = 13;
+         return s;
+       }, {"toolkit.nvcc_major", "toolkit.gcc_too_new"}, {}},
+      {"LD_LIBRARY_PATH shadows the wheel's cuDNN", [] {
+         Snapshot s = Base();
+         PythonEnv& e = WithTorch(s, "2.3.1+cu121", "cu121", "12.1");
+         PackageInfo cudnn;
+         cudnn.name = "nvidia-cudnn-cu12";
+         cudnn.version = Pep440::Parse("8.9.2.26").value();
+         e.packages["nvidia-cudnn-cu12"] = cudnn;
+         LibraryPathEntry l;
+         l.dir = "/usr/local/cuda-11.8/lib64";
+         l.cuda_libs = {"libcudnn.so.8.6.0"};
+         l.cudnn_version = Pep440::Parse("8.6.0").value();
+         s.host.ld_library_path.push_back(l);
+         return s;
+       }, {"env.ld_library_path"}, {}},
+      {"kernel module not loaded", [] {
+         Snapshot s = Base();
+         s.driver.userspace_version = D("535.261.03");
+         s.driver.libcuda_paths = {"/usr/lib/x86_64-linux-gnu/libcuda.so.1"};
+         return s;
+       }, {"driver.module_not_loaded"}, {}},
+      {"kernel and user space differ", [] {
+         Snapshot s = Base();
+         WithDriver(s, "535.104.05", "12.2");
+         s.driver.userspace_version = D("535.129.03");
+         return s;
+       }, {"driver.mismatch"}, {}},
+      {"Linux driver inside WSL", [] {
+         Snapshot s = Base();
+         s.driver.wsl = true;
+         s.driver.libcuda_paths = {"/usr/lib/wsl/lib/libcuda.so.1", "/usr/lib/x86_64-linux-gnu/libcuda.so.1"};
+         return s;
+       }, {"wsl.linux_driver"}, {"driver.module_not_loaded"}},
+      {"container without device nodes", [] {
+         Snapshot s = Base();
+         s.driver.container = true;
+         s.driver.container_source = "/.dockerenv";
+         s.driver.kernel_module_loaded = true;
+         s.driver.kernel_version = D("535.104.05");
+         return s;
+       }, {"container.no_devices"}, {}},
+      {"CUDA_VISIBLE_DEVICES hides every GPU", [] {
+         Snapshot s = Base();
+         WithDriver(s, "550.54.14", "12.4");
+         WithGpu(s, "NVIDIA A100-SXM4-80GB", "8.0");
+         s.driver.cuda_visible_devices = "-1";
+         return s;
+       }, {"env.visible_devices_hide_all"}, {}},
+      {"CUDA_VISIBLE_DEVICES shows one of two", [] {
+         Snapshot s = Base();
+         WithDriver(s, "550.54.14", "12.4");
+         WithGpu(s, "NVIDIA A100-SXM4-80GB", "8.0");
+         WithGpu(s, "NVIDIA A100-SXM4-80GB", "8.0");
+         s.driver.cuda_visible_devices = "1";
+         return s;
+       }, {"env.visible_devices_some"}, {"env.visible_devices_hide_all"}},
+      {"no driver but a GPU on the bus", [] {
+         Snapshot s = Base();
+         WithGpu(s, "GeForce RTX 4090", "8.9");
+         s.gpus[0].source = "/sys/bus/pci/devices/0000:01:00.0";
+         return s;
+       }, {"driver.missing"}, {}},
+      {"pip mirror serving only PyPI's default", [] {
+         Snapshot s = Base();
+         WithDriver(s, "470.82.01", "11.4");
+         WithGpu(s, "NVIDIA GeForce RTX 3090", "8.6");
+         WithTorch(s, "2.3.1+cu121", "cu121", "12.1");
+         s.host.pip_index_url = "https://pypi.tuna.tsinghua.edu.cn/simple";
+         s.host.pip_index_source = "/etc/pip.conf";
+         return s;
+       }, {"pip.mirror_default_only"}, {}},
+  };
+  return kCases;
+}
+
+TEST(Rules, TableDriven) {
+  for (const Case& c : Cases()) {
+    std::vector<Finding> findings = Diagnose(c.make(), TheCatalog());
+    std::vector<std::string> ids = Ids(findings);
+    for (const std::string& id : c.expect_ids) EXPECT_TRUE(Contains(ids, id)) << c.name << ": missing " << id;
+    for (const std::string& id : c.absent_ids) EXPECT_FALSE(Contains(ids, id)) << c.name << ": unexpected " << id;
+    for (const Finding& f : findings) {
+      EXPECT_TRUE(Contains(std::vector<std::string>(FindingIds().begin(), FindingIds().end()), f.id)) << f.id;
+      EXPECT_FALSE(f.evidence.empty()) << c.name << ": " << f.id;
+      EXPECT_FALSE(f.topic.empty()) << f.id;
+    }
+  }
+}
+
+TEST(Rules, SortedBySeverityAndErrorsDecideTheExitCode) {
+  Snapshot s = Cases()[1].make();
+  s.driver.cuda_visible_devices = "0";
+  std::vector<Finding> f = Diagnose(s, TheCatalog());
+  ASSERT_FALSE(f.empty());
+  for (size_t i = 1; i < f.size(); ++i) EXPECT_LE(f[i - 1].severity, f[i].severity);
+  EXPECT_TRUE(HasErrors(f));
+  EXPECT_FALSE(HasErrors(Diagnose(Cases()[0].make(), TheCatalog())));
+}
+
+TEST(Rules, DriverTooOldFixInstallsAVariantTheDriverRuns) {
+  std::vector<Finding> f = Diagnose(Cases()[1].make(), TheCatalog());
+  for (const Finding& x : f) {
+    if (x.id == "torch.driver_too_old") EXPECT_NE(x.fix.find("cu118"), std::string::npos) << x.fix;
+  }
+}
+
+}  // namespace
+}  // namespace cudamatch

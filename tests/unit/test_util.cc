@@ -1,0 +1,120 @@
+#include "tests/unit/test_util.h"
+
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+extern char** environ;
+
+namespace cudamatch::testing {
+
+std::string SourceDir() { return CUDAMATCH_SOURCE_DIR; }
+
+const Catalog& TheCatalog() {
+  static const Catalog catalog = [] {
+    auto c = ParseCatalog(EmbeddedCatalogFiles());
+    if (!c) throw std::runtime_error(c.error());
+    return std::move(*c);
+  }();
+  return catalog;
+}
+
+std::string ReadSource(const std::string& relative) {
+  std::ifstream in(SourceDir() + "/" + relative, std::ios::binary);
+  std::ostringstream buf;
+  buf << in.rdbuf();
+  return buf.str();
+}
+
+namespace {
+
+std::string ReadAllFd(int fd) {
+  std::string out;
+  char buf[65536];
+  ssize_t n;
+  while ((n = read(fd, buf, sizeof(buf))) > 0) out.append(buf, static_cast<size_t>(n));
+  return out;
+}
+
+}  // namespace
+
+RunResult RunCudamatch(const std::vector<std::string>& args, const std::vector<std::string>& env) {
+  std::string out_path = std::filesystem::temp_directory_path() / ("cm-out-" + std::to_string(getpid()));
+  std::string err_path = out_path + ".err";
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, 1, out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  posix_spawn_file_actions_addopen(&actions, 2, err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+  std::vector<std::string> argv_s = {CUDAMATCH_BINARY};
+  argv_s.insert(argv_s.end(), args.begin(), args.end());
+  std::vector<char*> argv, envp;
+  for (std::string& a : argv_s) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  std::vector<std::string> env_s = env;
+  for (std::string& e : env_s) envp.push_back(e.data());
+  envp.push_back(nullptr);
+  pid_t pid;
+  RunResult r;
+  if (posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), envp.data()) != 0) return r;
+  posix_spawn_file_actions_destroy(&actions);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  int fd = open(out_path.c_str(), O_RDONLY);
+  r.out = ReadAllFd(fd);
+  close(fd);
+  fd = open(err_path.c_str(), O_RDONLY);
+  r.err = ReadAllFd(fd);
+  close(fd);
+  unlink(out_path.c_str());
+  unlink(err_path.c_str());
+  return r;
+}
+
+TempDir::TempDir() {
+  std::string tmpl = (std::filesystem::temp_directory_path() / "cudamatch-test-XXXXXX").string();
+  char* p = mkdtemp(tmpl.data());
+  if (p == nullptr) throw std::runtime_error("mkdtemp failed");
+  path_ = p;
+}
+
+TempDir::~TempDir() {
+  std::error_code ec;
+  // Restore permissions that tests removed, so the tree can be deleted.
+  for (auto it = std::filesystem::recursive_directory_iterator(path_, std::filesystem::directory_options::skip_permission_denied, ec);
+       it != std::filesystem::recursive_directory_iterator(); it.increment(ec)) {
+    if (!it->is_symlink()) chmod(it->path().c_str(), 0755);
+  }
+  chmod(path_.c_str(), 0755);
+  std::filesystem::remove_all(path_, ec);
+}
+
+std::string TempDir::Write(const std::string& rel, const std::string& content) const {
+  std::filesystem::path p = std::filesystem::path(path_) / rel;
+  std::filesystem::create_directories(p.parent_path());
+  std::ofstream(p, std::ios::binary) << content;
+  return p.string();
+}
+
+std::string TempDir::Mkdir(const std::string& rel) const {
+  std::filesystem::path p = std::filesystem::path(path_) / rel;
+  std::filesystem::create_directories(p);
+  return p.string();
+}
+
+void TempDir::Symlink(const std::string& target, const std::string& rel) const {
+  std::filesystem::path p = std::filesystem::path(path_) / rel;
+  std::filesystem::create_directories(p.parent_path());
+  std::filesystem::create_symlink(target, p);
+}
+
+}  // namespace cudamatch::testing

@@ -1,0 +1,40 @@
+// Shared helpers for the unit tests: the source tree, the embedded catalog, running the binary.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "catalog/catalog.h"
+
+namespace cudamatch::testing {
+
+// The repository root (CUDAMATCH_SOURCE_DIR at build time).
+std::string SourceDir();
+// The embedded catalog, parsed once.
+const Catalog& TheCatalog();
+// Reads a file of the source tree ("tests/fixtures/...").
+std::string ReadSource(const std::string& relative);
+
+struct RunResult {
+  int exit_code = -1;
+  std::string out;
+  std::string err;
+};
+// Runs the cudamatch binary with exactly these environment variables.
+RunResult RunCudamatch(const std::vector<std::string>& args, const std::vector<std::string>& env = {"LANG=C.UTF-8"});
+
+// A fresh empty directory under the system temp dir, removed by the caller's TempDir guard.
+class TempDir {
+ public:
+  TempDir();
+  ~TempDir();
+  const std::string& path() const { return path_; }
+  std::string Write(const std::string& rel, const std::string& content) const;
+  std::string Mkdir(const std::string& rel) const;
+  void Symlink(const std::string& target, const std::string& rel) const;
+
+ private:
+  std::string path_;
+};
+
+}  // namespace cudamatch::testing
