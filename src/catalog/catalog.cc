@@ -4,6 +4,7 @@
 #include <functional>
 #include <map>
 #include <set>
+#include <unordered_set>
 #include <tuple>
 
 #include "catalog/tsv.h"
@@ -14,10 +15,28 @@ namespace cudamatch {
 
 namespace {
 
+// Calls fn for each non-empty, trimmed ';'-separated item, without allocating.
+template <typename Fn>
+void ForEachItem(std::string_view cell, Fn fn) {
+  while (!cell.empty()) {
+    size_t semi = cell.find(';');
+    std::string_view item = Trim(cell.substr(0, semi));
+    if (!item.empty()) fn(item);
+    if (semi == std::string_view::npos) break;
+    cell.remove_prefix(semi + 1);
+  }
+}
+
 // Reads typed cells from one row; the first failure is kept and names file, line and column.
+struct VersionCache {
+  std::string_view text;
+  Pep440 value;
+};
+
 class RowReader {
  public:
-  RowReader(const TsvTable& table, const TsvRow& row) : table_(table), row_(row) {}
+  RowReader(const TsvTable& table, const TsvRow& row, VersionCache* cache = nullptr)
+      : table_(table), row_(row), cache_(cache) {}
 
   std::string_view Str(int col) const { return row_.cells[col]; }
 
@@ -33,6 +52,15 @@ class RowReader {
     return std::move(*parsed);
   }
 
+  // Req<Pep440> for a column whose value repeats row after row (the previous row's value is
+  // reused when the text is the same).
+  Pep440 ReqVersionCached(int col) {
+    if (cache_ != nullptr && !row_.cells[col].empty() && row_.cells[col] == cache_->text) return cache_->value;
+    Pep440 v = Req<Pep440>(col);
+    if (cache_ != nullptr && !error_) *cache_ = VersionCache{row_.cells[col], v};
+    return v;
+  }
+
   template <typename T>
   T Req(int col) {
     if (row_.cells[col].empty()) {
@@ -45,15 +73,18 @@ class RowReader {
   template <typename T>
   std::vector<T> List(int col) {
     std::vector<T> out;
-    for (const std::string& item : SplitNonEmpty(row_.cells[col], ';')) {
+    bool ok = true;
+    ForEachItem(row_.cells[col], [&](std::string_view item) {
+      if (!ok) return;
       auto parsed = T::Parse(item);
       if (!parsed) {
         Fail(col, parsed.error());
-        return {};
+        ok = false;
+        return;
       }
       out.push_back(std::move(*parsed));
-    }
-    return out;
+    });
+    return ok ? out : std::vector<T>{};
   }
 
   std::optional<int> Int(int col) {
@@ -67,21 +98,21 @@ class RowReader {
     return static_cast<int>(*n);
   }
 
-  std::string Month(int col) {
+  std::string_view Month(int col) {
     std::string_view cell = row_.cells[col];
-    if (cell.empty()) return "";
+    if (cell.empty()) return cell;
     bool ok = cell.size() == 7 && cell[4] == '-' && ParseUint(cell.substr(0, 4)) &&
               ParseUint(cell.substr(5, 2)) && *ParseUint(cell.substr(5, 2)) >= 1 &&
               *ParseUint(cell.substr(5, 2)) <= 12;
     if (!ok) Fail(col, "malformed month " + Quote(cell) + " (expected YYYY-MM)");
-    return std::string(cell);
+    return cell;
   }
 
   Provenance Prov(int source_col, int notes_col) {
     Provenance p;
-    p.sources = SplitNonEmpty(row_.cells[source_col], ';');
-    if (p.sources.empty()) Fail(source_col, "row has no source");
-    if (notes_col >= 0) p.notes = std::string(row_.cells[notes_col]);
+    p.sources_cell = row_.cells[source_col];
+    if (Trim(p.sources_cell).empty()) Fail(source_col, "row has no source");
+    if (notes_col >= 0) p.notes = row_.cells[notes_col];
     p.line = row_.line;
     return p;
   }
@@ -94,6 +125,7 @@ class RowReader {
  private:
   const TsvTable& table_;
   const TsvRow& row_;
+  VersionCache* cache_;
   std::optional<Error> error_;
 };
 
@@ -141,14 +173,11 @@ CondaForm ParseConda(RowReader& r, int col) {
 
 std::vector<uint32_t> ParsePciIds(RowReader& r, int col) {
   std::vector<uint32_t> ids;
-  for (const std::string& item : SplitNonEmpty(r.Str(col), ';')) {
+  ForEachItem(r.Str(col), [&](std::string_view item) {
     auto id = ParseHex(item);
-    if (!id || item.size() != 4 || *id > 0xffff) {
-      r.Fail(col, "malformed PCI device id " + Quote(item));
-      return {};
-    }
-    ids.push_back(*id);
-  }
+    if (!id || item.size() != 4 || *id > 0xffff) r.Fail(col, "malformed PCI device id " + Quote(item));
+    else ids.push_back(*id);
+  });
   return ids;
 }
 
@@ -165,7 +194,7 @@ std::vector<TableSpec> Specs() {
                    }});
   specs.push_back({"sources.tsv", {"id", "title", "where"},
                    [](RowReader& r, Catalog& c) {
-                     SourceRef s{std::string(r.Str(0)), std::string(r.Str(1)), std::string(r.Str(2))};
+                     SourceRef s{r.Str(0), r.Str(1), r.Str(2)};
                      if (s.id.empty()) r.Fail(0, "empty source id");
                      if (s.where.empty()) r.Fail(2, "source has no location");
                      return Done(r, c.sources, std::move(s));
@@ -193,11 +222,11 @@ std::vector<TableSpec> Specs() {
                    {"torch", "platform", "variant", "cudnn", "arch_list", "source", "notes"},
                    [](RowReader& r, Catalog& c) {
                      TorchVariant v;
-                     v.torch = r.Req<Pep440>(0);
-                     v.platform = std::string(r.Str(1));
+                     v.torch = r.ReqVersionCached(0);
+                     v.platform = r.Str(1);
                      if (!IsPlatform(v.platform)) r.Fail(1, "unknown platform " + Quote(v.platform));
                      v.variant = r.Req<Variant>(2);
-                     v.cudnn = std::string(r.Str(3));
+                     v.cudnn = r.Str(3);
                      if (!v.cudnn.empty() && !Pep440::Parse(v.cudnn)) {
                        r.Fail(3, "malformed cuDNN version " + Quote(v.cudnn));
                      }
@@ -257,10 +286,10 @@ std::vector<TableSpec> Specs() {
                    {"name", "compute_capability", "architecture", "pci_ids", "source", "notes"},
                    [](RowReader& r, Catalog& c) {
                      GpuModel g;
-                     g.name = std::string(r.Str(0));
+                     g.name = r.Str(0);
                      if (g.name.empty()) r.Fail(0, "empty GPU name");
                      g.cc = r.Req<ComputeCapability>(1);
-                     g.architecture = std::string(r.Str(2));
+                     g.architecture = r.Str(2);
                      g.pci_ids = ParsePciIds(r, 3);
                      g.prov = r.Prov(4, 5);
                      return Done(r, c.gpus, std::move(g));
@@ -323,17 +352,28 @@ std::vector<TableSpec> Specs() {
   return specs;
 }
 
-template <typename T, typename Key>
-std::optional<Error> CheckSorted(std::string_view file, const std::vector<T>& rows, Key key,
-                                 size_t first_row = 0) {
-  for (size_t i = first_row + 1; i < rows.size(); ++i) {
-    auto order = key(rows[i - 1]) <=> key(rows[i]);
-    if (order < 0) continue;
+// Rows must be strictly increasing under `less`: sorted, and no two with the same key.
+template <typename T, typename Less>
+std::optional<Error> CheckSorted(std::string_view file, const std::vector<T>& rows, Less less) {
+  for (size_t i = 1; i < rows.size(); ++i) {
+    if (less(rows[i - 1], rows[i])) continue;
+    bool duplicate = !less(rows[i], rows[i - 1]);
     return Err(std::string(file) + ":" + std::to_string(rows[i].prov.line) + ":1: " +
-               (order == 0 ? "duplicate row" : "row out of order") + " (after line " +
+               (duplicate ? "duplicate row" : "row out of order") + " (after line " +
                std::to_string(rows[i - 1].prov.line) + ")");
   }
   return std::nullopt;
+}
+
+template <typename Key>
+auto By(Key key) {
+  return [key](const auto& a, const auto& b) { return key(a) < key(b); };
+}
+
+bool VariantRowLess(const TorchVariant& a, const TorchVariant& b) {
+  if (auto c = a.torch <=> b.torch; c != 0) return c < 0;
+  if (a.platform != b.platform) return a.platform < b.platform;
+  return VariantSortKey(a.variant) < VariantSortKey(b.variant);
 }
 
 std::optional<Error> CheckOrder(const Catalog& c) {
@@ -341,41 +381,48 @@ std::optional<Error> CheckOrder(const Catalog& c) {
   auto first = [&](std::optional<Error> next) {
     if (!e) e = std::move(next);
   };
-  first(CheckSorted("torch_releases.tsv", c.torch, [](const TorchRelease& t) { return t.torch; }));
-  first(CheckSorted("torch_variants.tsv", c.torch_variants, [](const TorchVariant& v) {
-    return std::tuple(v.torch, v.platform, VariantSortKey(v.variant));
-  }));
-  first(CheckSorted("cuda_toolkits.tsv", c.toolkits, [](const CudaToolkit& t) { return t.cuda; }));
-  first(CheckSorted("cuda_minor_compat.tsv", c.minor_compat, [](const MinorCompat& m) { return m.major; }));
-  first(CheckSorted("driver_branches.tsv", c.branches, [](const DriverBranch& b) { return b.branch; }));
-  first(CheckSorted("cuda_targets.tsv", c.targets, [](const CudaTargets& t) { return t.cuda; }));
-  first(CheckSorted("gpus.tsv", c.gpus, [](const GpuModel& g) { return g.name; }));
+  first(CheckSorted("torch_releases.tsv", c.torch, [](const TorchRelease& a, const TorchRelease& b) { return a.torch < b.torch; }));
+  first(CheckSorted("torch_variants.tsv", c.torch_variants, VariantRowLess));
+  first(CheckSorted("cuda_toolkits.tsv", c.toolkits, [](const CudaToolkit& a, const CudaToolkit& b) { return a.cuda < b.cuda; }));
+  first(CheckSorted("cuda_minor_compat.tsv", c.minor_compat, By([](const MinorCompat& m) { return m.major; })));
+  first(CheckSorted("driver_branches.tsv", c.branches, By([](const DriverBranch& b) { return b.branch; })));
+  first(CheckSorted("cuda_targets.tsv", c.targets, [](const CudaTargets& a, const CudaTargets& b) { return a.cuda < b.cuda; }));
+  first(CheckSorted("gpus.tsv", c.gpus, [](const GpuModel& a, const GpuModel& b) { return a.name < b.name; }));
   first(CheckSorted("gpu_architectures.tsv", c.architectures,
-                    [](const GpuArchitecture& a) { return a.ccs.front(); }));
-  first(CheckSorted("cudnn.tsv", c.cudnn, [](const CudnnRelease& d) { return d.first; }));
-  first(CheckSorted("host_compilers.tsv", c.host_compilers, [](const HostCompiler& h) { return h.cuda; }));
-  first(CheckSorted("mirrors.tsv", c.mirrors, [](const Mirror& m) { return m.name; }));
+                    [](const GpuArchitecture& a, const GpuArchitecture& b) { return a.ccs.front() < b.ccs.front(); }));
+  first(CheckSorted("cudnn.tsv", c.cudnn, [](const CudnnRelease& a, const CudnnRelease& b) { return a.first < b.first; }));
+  first(CheckSorted("host_compilers.tsv", c.host_compilers, [](const HostCompiler& a, const HostCompiler& b) { return a.cuda < b.cuda; }));
+  first(CheckSorted("mirrors.tsv", c.mirrors, [](const Mirror& a, const Mirror& b) { return a.name < b.name; }));
   return e;
 }
 
 template <typename T>
 std::optional<Error> CheckSources(std::string_view file, const std::vector<T>& rows,
-                                  const std::set<std::string, std::less<>>& ids) {
+                                  const std::unordered_set<std::string_view>& ids) {
+  std::string_view last_checked;  // rows often repeat the same sources cell
   for (const T& row : rows) {
-    for (const std::string& id : row.prov.sources) {
-      if (!ids.contains(id)) {
-        return Err(std::string(file) + ":" + std::to_string(row.prov.line) +
-                   ": unknown source id " + Quote(id) + " (not in sources.tsv)");
+    if (row.prov.sources_cell == last_checked) continue;
+    last_checked = row.prov.sources_cell;
+    std::optional<Error> e;
+    ForEachItem(row.prov.sources_cell, [&](std::string_view id) {
+      if (!e && !ids.contains(id)) {
+        e = Err(std::string(file) + ":" + std::to_string(row.prov.line) + ": unknown source id " + Quote(id) +
+                " (not in sources.tsv)");
       }
-    }
+    });
+    if (e) return e;
   }
   return std::nullopt;
 }
 
 std::optional<Error> CheckAllSources(const Catalog& c) {
-  std::set<std::string, std::less<>> ids;
+  std::unordered_set<std::string_view> ids;
+  ids.reserve(c.sources.size() * 2);
+  std::string_view previous;
   for (const SourceRef& s : c.sources) {
-    if (!ids.insert(s.id).second) return Err("sources.tsv: duplicate source id " + Quote(s.id));
+    if (!previous.empty() && !(previous < s.id)) return Err("sources.tsv: ids not sorted and unique at " + Quote(s.id));
+    previous = s.id;
+    ids.insert(s.id);
   }
   for (auto e : {CheckSources("torch_releases.tsv", c.torch, ids),
                  CheckSources("torch_variants.tsv", c.torch_variants, ids),
@@ -398,7 +445,30 @@ const std::vector<TableSpec>& AllSpecs() {
   return kSpecs;
 }
 
+std::optional<Error> ParseInto(const TableSpec& spec, const CatalogFile& file, Catalog& c) {
+  auto table = ParseTsv(spec.file, file.text, spec.header);
+  if (!table) return Error{table.error()};
+  VersionCache cache;
+  for (const TsvRow& row : table->rows) {
+    RowReader reader(*table, row, &cache);
+    if (auto e = spec.parse_row(reader, c)) return e;
+  }
+  c.tables.push_back(TableInfo{std::string(spec.file), table->rows.size(), file.origin});
+  return std::nullopt;
+}
+
 }  // namespace
+
+Result<Catalog> ParseCatalogTable(std::string_view file, std::string_view text) {
+  Catalog c;
+  for (const TableSpec& spec : AllSpecs()) {
+    if (spec.file != file) continue;
+    if (auto e = ParseInto(spec, CatalogFile{std::string(file), "test", text}, c)) return *e;
+    if (auto e = CheckOrder(c)) return *e;
+    return c;
+  }
+  return Err("no catalog table named " + Quote(file));
+}
 
 Result<Catalog> ParseCatalog(const std::vector<CatalogFile>& files) {
   Catalog c;
@@ -406,15 +476,13 @@ Result<Catalog> ParseCatalog(const std::vector<CatalogFile>& files) {
     auto file = std::find_if(files.begin(), files.end(),
                              [&](const CatalogFile& f) { return f.name == spec.file; });
     if (file == files.end()) return Err("catalog has no " + std::string(spec.file));
-    auto table = ParseTsv(spec.file, file->text, spec.header);
-    if (!table) return Error{table.error()};
-    for (const TsvRow& row : table->rows) {
-      RowReader reader(*table, row);
-      if (auto e = spec.parse_row(reader, c)) return *e;
-    }
-    c.tables.push_back(TableInfo{std::string(spec.file), table->rows.size(), file->origin});
+    if (auto e = ParseInto(spec, *file, c)) return *e;
   }
   if (c.data_date.empty()) return Err("meta.tsv: no data_date row");
+  // The embedded tables are checked by the tests at build time; files given at run time are
+  // checked here.
+  bool all_embedded = std::all_of(files.begin(), files.end(), [](const CatalogFile& f) { return f.origin == "embedded"; });
+  if (all_embedded) return c;
   if (auto e = CheckOrder(c)) return *e;
   if (auto e = CheckAllSources(c)) return *e;
   return c;
@@ -422,7 +490,8 @@ Result<Catalog> ParseCatalog(const std::vector<CatalogFile>& files) {
 
 Result<ArchList> ParseArchList(std::string_view text) {
   ArchList out;
-  for (const std::string& item : SplitNonEmpty(text, ';')) {
+  std::optional<Error> error;
+  ForEachItem(text, [&](std::string_view item) {
     std::string_view s = item;
     ArchEntry e;
     if (EndsWith(s, "+PTX")) {
@@ -430,10 +499,14 @@ Result<ArchList> ParseArchList(std::string_view text) {
       s.remove_suffix(4);
     }
     auto cc = ComputeCapability::Parse(s);
-    if (!cc) return Err("malformed architecture list entry " + Quote(item));
+    if (!cc) {
+      if (!error) error = Err("malformed architecture list entry " + Quote(item));
+      return;
+    }
     e.cc = *cc;
     out.push_back(e);
-  }
+  });
+  if (error) return *error;
   if (out.empty()) return Err("empty architecture list " + Quote(text));
   return out;
 }
@@ -457,6 +530,12 @@ std::string_view InstallEraName(InstallEra era) {
     case InstallEra::kUnknown: break;
   }
   return "";
+}
+
+std::vector<std::string_view> Provenance::sources() const {
+  std::vector<std::string_view> out;
+  ForEachItem(sources_cell, [&](std::string_view id) { out.push_back(id); });
+  return out;
 }
 
 bool CudnnRelease::Supports(const CudaVersion& v) const {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -13,10 +14,13 @@
 
 namespace cudamatch {
 
+// Views into the catalog text, which outlives the Catalog (embedded, or Catalog::storage).
 struct Provenance {
-  std::vector<std::string> sources;  // ids into Catalog::sources
-  std::string notes;
+  std::string_view sources_cell;  // ';'-separated ids into Catalog::sources
+  std::string_view notes;
   int line = 0;
+
+  std::vector<std::string_view> sources() const;
 };
 
 struct ArchEntry {
@@ -35,14 +39,14 @@ enum class CondaForm { kUnknown, kCudaMetapackage, kCudatoolkit, kPytorchCuda, k
 std::string_view InstallEraName(InstallEra era);
 
 struct SourceRef {
-  std::string id;
-  std::string title;
-  std::string where;
+  std::string_view id;
+  std::string_view title;
+  std::string_view where;
 };
 
 struct TorchRelease {
   Pep440 torch;
-  std::string released;  // "2024-06" or ""
+  std::string_view released;  // "2024-06" or ""
   std::optional<Pep440> torchvision;
   std::optional<Pep440> torchaudio;
   std::optional<PyVersion> python_min;
@@ -56,16 +60,16 @@ struct TorchRelease {
 
 struct TorchVariant {
   Pep440 torch;
-  std::string platform;  // "linux-x86_64"
+  std::string_view platform;  // "linux-x86_64"
   Variant variant;
-  std::string cudnn;                 // "8.9.2.26" or ""
+  std::string_view cudnn;            // "8.9.2.26" or ""
   std::optional<ArchList> arch_list;  // nullopt = unknown
   Provenance prov;
 };
 
 struct CudaToolkit {
   CudaVersion cuda;  // full release, 12.4.1
-  std::string released;
+  std::string_view released;
   std::optional<DriverVersion> min_driver_linux;
   std::optional<DriverVersion> min_driver_windows;
   bool windows_driver_not_listed = false;  // NVIDIA's "N/A"
@@ -95,9 +99,9 @@ struct CudaTargets {
 };
 
 struct GpuModel {
-  std::string name;
+  std::string_view name;
   ComputeCapability cc;
-  std::string architecture;
+  std::string_view architecture;
   std::vector<uint32_t> pci_ids;
   Provenance prov;
 };
@@ -145,6 +149,8 @@ struct TableInfo {
 };
 
 struct Catalog {
+  // Texts read from --catalog DIR that rows point into; embedded texts are static.
+  std::shared_ptr<const std::vector<std::string>> storage;
   std::string data_date;
   std::vector<TableInfo> tables;
   std::vector<SourceRef> sources;
@@ -170,9 +176,13 @@ struct CatalogFile {
 // The file names every catalog has, in load order.
 const std::vector<std::string_view>& CatalogFileNames();
 
-// Parses every table, checks rows are sorted and unique by key and that every source id
-// resolves. Errors name file, line and column.
+// Parses every table. Files not embedded (--catalog DIR) are also checked: rows sorted and
+// unique by key, every source id resolves (the embedded ones are checked by the tests). Errors
+// name file, line and column. The texts must outlive the Catalog.
 Result<Catalog> ParseCatalog(const std::vector<CatalogFile>& files);
+
+// One table alone (rows, order), without the cross-table source check.
+Result<Catalog> ParseCatalogTable(std::string_view file, std::string_view text);
 
 // The tables compiled into the binary.
 const std::vector<CatalogFile>& EmbeddedCatalogFiles();

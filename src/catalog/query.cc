@@ -1,7 +1,6 @@
 #include "catalog/query.h"
 
 #include <algorithm>
-#include <map>
 
 #include "core/text.h"
 
@@ -63,7 +62,8 @@ std::vector<const TorchRelease*> NearestTorch(const Catalog& c, const Pep440& v,
   auto distance = [&](const TorchRelease* t) {
     int64_t d = 0;
     for (size_t i = 0; i < 3; ++i) {
-      d = d * 1000 + std::abs(t->torch.Part(i) - v.Part(i));
+      int64_t a = t->torch.Part(i), b = v.Part(i);
+      d = d * 1000 + std::min<int64_t>(a > b ? a - b : b - a, 999);
     }
     return d;
   };
@@ -131,25 +131,22 @@ DriverCuda MaxCudaForDriver(const Catalog& c, const DriverVersion& driver, Os os
       return out;
     }
   }
-  // The newest CUDA minor whose first release's minimum driver this driver meets.
-  std::map<std::pair<int, int>, std::optional<DriverVersion>> minima;
-  for (const CudaToolkit& t : c.toolkits) {
-    const auto& min = os == Os::kWindows ? t.min_driver_windows : t.min_driver_linux;
-    auto key = std::pair(t.cuda.major, t.cuda.minor);
-    auto [it, inserted] = minima.try_emplace(key, min);
-    if (!inserted && min && (!it->second || *min < *it->second)) it->second = min;
-  }
-  for (const auto& [key, min] : minima) {
+  // The newest CUDA minor whose first release's minimum driver this driver meets. Toolkits are
+  // sorted, so each minor's releases are adjacent.
+  for (size_t i = 0; i < c.toolkits.size();) {
+    const CudaVersion& minor = c.toolkits[i].cuda;
+    std::optional<DriverVersion> min;
+    for (; i < c.toolkits.size() && c.toolkits[i].cuda.SameMinor(minor); ++i) {
+      const auto& m = os == Os::kWindows ? c.toolkits[i].min_driver_windows : c.toolkits[i].min_driver_linux;
+      if (m && (!min || *m < *min)) min = m;
+    }
     if (!min) {
       if (out.cuda) out.lower_bound = true;
       continue;
     }
-    if (driver >= *min) {
-      out.cuda = CudaVersion{key.first, key.second, std::nullopt};
-      out.lower_bound = false;
-    } else {
-      break;
-    }
+    if (driver < *min) break;
+    out.cuda = minor.Truncated();
+    out.lower_bound = false;
   }
   return out;
 }
@@ -252,7 +249,7 @@ GpuMatch MatchGpuName(const Catalog& c, std::string_view query) {
   size_t max_distance = std::max<size_t>(2, key.size() / 3);
   for (const auto& [d, g] : scored) {
     if (d > max_distance || match.suggestions.size() >= 3) break;
-    match.suggestions.push_back(g->name);
+    match.suggestions.emplace_back(g->name);
   }
   return match;
 }

@@ -1,5 +1,8 @@
 #include "catalog/tsv.h"
 
+#include <algorithm>
+#include <cctype>
+
 #include "core/text.h"
 
 namespace cudamatch {
@@ -16,46 +19,69 @@ Error CellError(const TsvTable& table, const TsvRow& row, int column, std::strin
              ": " + std::string(message));
 }
 
+namespace {
+
+bool EdgeSpace(std::string_view c) {
+  return !c.empty() && (std::isspace(static_cast<unsigned char>(c.front())) || std::isspace(static_cast<unsigned char>(c.back())));
+}
+
+Error At(const std::string& file, int line, size_t column, const std::string& message) {
+  return Err(file + ":" + std::to_string(line) + ":" + std::to_string(column) + ": " + message);
+}
+
+}  // namespace
+
 Result<TsvTable> ParseTsv(std::string_view file, std::string_view text,
                           const std::vector<std::string_view>& expected_header) {
   TsvTable table;
   table.file = std::string(file);
+  const size_t columns = expected_header.size();
   int line_no = 0;
   bool have_header = false;
-  for (std::string_view line : Lines(text)) {
+  std::vector<std::string_view> cells;
+  cells.reserve(columns);
+  std::vector<std::pair<int, size_t>> row_starts;  // line, offset into table.cells
+  while (!text.empty()) {
+    size_t nl = text.find('\n');
+    std::string_view line = text.substr(0, nl);
+    text.remove_prefix(nl == std::string_view::npos ? text.size() : nl + 1);
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
     ++line_no;
     if (Trim(line).empty() || line.front() == '#') continue;
-    std::vector<std::string_view> cells = Split(line, '\t');
+    cells.clear();
+    for (size_t start = 0;;) {
+      size_t tab = line.find('\t', start);
+      cells.push_back(line.substr(start, tab == std::string_view::npos ? std::string_view::npos : tab - start));
+      if (tab == std::string_view::npos) break;
+      start = tab + 1;
+    }
     if (!have_header) {
       for (std::string_view cell : cells) table.header.emplace_back(cell);
-      if (cells.size() != expected_header.size()) {
-        return Err(table.file + ":" + std::to_string(line_no) + ":1: header has " +
-                   std::to_string(cells.size()) + " columns, expected " +
-                   std::to_string(expected_header.size()));
+      if (cells.size() != columns) {
+        return At(table.file, line_no, 1, "header has " + std::to_string(cells.size()) + " columns, expected " +
+                                              std::to_string(columns));
       }
-      for (size_t i = 0; i < cells.size(); ++i) {
+      for (size_t i = 0; i < columns; ++i) {
         if (cells[i] != expected_header[i]) {
-          return Err(table.file + ":" + std::to_string(line_no) + ":" + std::to_string(i + 1) +
-                     ": header " + Quote(cells[i]) + ", expected " + Quote(expected_header[i]));
+          return At(table.file, line_no, i + 1, "header " + Quote(cells[i]) + ", expected " + Quote(expected_header[i]));
         }
       }
       have_header = true;
       continue;
     }
-    if (cells.size() != expected_header.size()) {
-      return Err(table.file + ":" + std::to_string(line_no) + ":1: row has " +
-                 std::to_string(cells.size()) + " cells, expected " +
-                 std::to_string(expected_header.size()));
+    if (cells.size() != columns) {
+      return At(table.file, line_no, 1, "row has " + std::to_string(cells.size()) + " cells, expected " +
+                                            std::to_string(columns));
     }
-    for (size_t i = 0; i < cells.size(); ++i) {
-      if (cells[i] != Trim(cells[i])) {
-        return Err(table.file + ":" + std::to_string(line_no) + ":" + std::to_string(i + 1) +
-                   ": stray whitespace in " + Quote(cells[i]));
-      }
+    for (size_t i = 0; i < columns; ++i) {
+      if (EdgeSpace(cells[i])) return At(table.file, line_no, i + 1, "stray whitespace in " + Quote(cells[i]));
     }
-    table.rows.push_back(TsvRow{line_no, std::move(cells)});
+    row_starts.emplace_back(line_no, table.cells.size());
+    table.cells.insert(table.cells.end(), cells.begin(), cells.end());
   }
   if (!have_header) return Err(table.file + ":1:1: no header line");
+  table.rows.reserve(row_starts.size());
+  for (const auto& [line, offset] : row_starts) table.rows.push_back(TsvRow{line, table.cells.data() + offset});
   return table;
 }
 

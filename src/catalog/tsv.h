@@ -12,13 +12,14 @@ namespace cudamatch {
 
 struct TsvRow {
   int line = 0;
-  std::vector<std::string_view> cells;
+  const std::string_view* cells = nullptr;  // header.size() cells in TsvTable::cells
 };
 
 struct TsvTable {
   std::string file;
   std::vector<std::string> header;
   std::vector<TsvRow> rows;
+  std::vector<std::string_view> cells;  // every row's cells, one after another
 
   int Column(std::string_view name) const;  // -1 if absent
 };

@@ -22,21 +22,22 @@ void AddGlobalFlags(CLI::App& app, GlobalFlags& flags) {
 
 Result<Catalog> LoadCatalog(const std::string& dir) {
   std::vector<CatalogFile> files = EmbeddedCatalogFiles();
-  std::vector<std::string> texts;
-  texts.reserve(files.size());
-  if (!dir.empty()) {
-    for (CatalogFile& f : files) {
-      std::string path = dir + "/" + f.name;
-      std::ifstream in(path, std::ios::binary);
-      if (!in) continue;
-      std::ostringstream buf;
-      buf << in.rdbuf();
-      texts.push_back(buf.str());
-      f.text = texts.back();
-      f.origin = path;
-    }
+  if (dir.empty()) return ParseCatalog(files);
+  auto texts = std::make_shared<std::vector<std::string>>();
+  texts->reserve(files.size());  // no reallocation: rows point into these strings
+  for (CatalogFile& f : files) {
+    std::string path = dir + "/" + f.name;
+    std::ifstream in(path, std::ios::binary);
+    if (!in) continue;
+    std::ostringstream buf;
+    buf << in.rdbuf();
+    texts->push_back(buf.str());
+    f.text = texts->back();
+    f.origin = path;
   }
-  return ParseCatalog(files);
+  auto catalog = ParseCatalog(files);
+  if (catalog) catalog->storage = std::move(texts);
+  return catalog;
 }
 
 Result<std::unique_ptr<Context>> MakeContext(const GlobalFlags& flags, std::map<std::string, std::string> env,

@@ -34,12 +34,12 @@ Status ApplyGpus(const SpecOptions& opt, const Catalog& c, MachineSpec& spec) {
     }
     for (const GpuModel* g : m.models) {
       if (!(g->cc == m.models.front()->cc)) {
-        return Err("GPU " + Quote(name) + " is ambiguous: " + m.models.front()->name + " (" + m.models.front()->cc.ToString() +
-                   ") or " + g->name + " (" + g->cc.ToString() + ")");
+        return Err("GPU " + Quote(name) + " is ambiguous: " + std::string(m.models.front()->name) + " (" +
+                   m.models.front()->cc.ToString() + ") or " + std::string(g->name) + " (" + g->cc.ToString() + ")");
       }
     }
     spec.gpus.push_back(m.models.front()->cc);
-    spec.gpu_names.push_back(m.models.front()->name);
+    spec.gpu_names.emplace_back(m.models.front()->name);
   }
   for (const std::string& text : opt.ccs) {
     auto cc = ComputeCapability::Parse(text);

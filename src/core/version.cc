@@ -475,21 +475,35 @@ bool operator==(const DriverVersion& a, const DriverVersion& b) { return (a <=> 
 
 // ---- Compute capability ----
 
+namespace {
+
+bool StartsWithNoCase(std::string_view s, std::string_view prefix) {
+  if (s.size() < prefix.size()) return false;
+  for (size_t i = 0; i < prefix.size(); ++i) {
+    if (std::tolower(static_cast<unsigned char>(s[i])) != prefix[i]) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
 Result<ComputeCapability> ComputeCapability::Parse(std::string_view text) {
-  std::string t = ToLower(Trim(text));
-  std::string_view s = t;
+  std::string_view s = Trim(text);
   bool had_prefix = false;
   for (std::string_view prefix : {"sm_", "compute_", "sm", "cc"}) {
-    if (StartsWith(s, prefix)) {
+    if (StartsWithNoCase(s, prefix)) {
       s.remove_prefix(prefix.size());
       had_prefix = true;
       break;
     }
   }
   ComputeCapability cc;
-  if (!s.empty() && (s.back() == 'a' || s.back() == 'f')) {
-    cc.suffix = s.back();
-    s.remove_suffix(1);
+  if (!s.empty()) {
+    char last = static_cast<char>(std::tolower(static_cast<unsigned char>(s.back())));
+    if (last == 'a' || last == 'f') {
+      cc.suffix = last;
+      s.remove_suffix(1);
+    }
   }
   if (size_t dot = s.find('.'); dot != std::string_view::npos) {
     auto ma = ParseUint(s.substr(0, dot)), mi = ParseUint(s.substr(dot + 1));

@@ -44,13 +44,13 @@ void Identify(const Catalog* catalog, GpuInfo& gpu) {
     if (!models.empty()) model = models.front();
     if (gpu.name.empty() && !models.empty()) {
       std::vector<std::string> names;
-      for (const GpuModel* g : models) names.push_back(g->name);
+      for (const GpuModel* g : models) names.emplace_back(g->name);
       gpu.name = Join(names, " / ");
     }
   }
   if (!gpu.cc && model != nullptr) {
     gpu.cc = model->cc;
-    gpu.cc_source = "catalog: " + model->name;
+    gpu.cc_source = "catalog: " + std::string(model->name);
   }
   if (gpu.cc) {
     if (const GpuArchitecture* arch = ArchitectureFor(*catalog, *gpu.cc)) gpu.architecture = arch->name;

@@ -9,11 +9,17 @@ Json JsonHeader(std::string_view kind) {
   return j;
 }
 
-Json OptText(const std::string& s) { return s.empty() ? Json(nullptr) : Json(s); }
+Json OptText(std::string_view s) { return s.empty() ? Json(nullptr) : Json(std::string(s)); }
 
 Json StringList(const std::vector<std::string>& items) {
   Json a = Json::array();
   for (const std::string& s : items) a.push_back(s);
+  return a;
+}
+
+Json StringList(const std::vector<std::string_view>& items) {
+  Json a = Json::array();
+  for (std::string_view s : items) a.push_back(std::string(s));
   return a;
 }
 
@@ -62,7 +68,7 @@ Json VariantJson(const VariantAnswer& v) {
   j["min_driver_windows"] = OptString(v.windows_driver.toolkit_min);
   j["min_driver_windows_minor_compat"] = OptString(v.windows_driver.minor_compat);
   j["install"] = CommandsJson(v.commands);
-  j["sources"] = StringList(row.prov.sources);
+  j["sources"] = StringList(row.prov.sources());
   return j;
 }
 
@@ -91,7 +97,7 @@ Json TorchJson(const TorchAnswer& a, const LookupQuery& q) {
   Json variants = Json::array();
   for (const VariantAnswer& v : a.variants) variants.push_back(VariantJson(v));
   j["variants"] = variants;
-  j["sources"] = StringList(t.prov.sources);
+  j["sources"] = StringList(t.prov.sources());
   return j;
 }
 

@@ -21,8 +21,9 @@ template <typename T>
 Json OptString(const std::optional<T>& v) {
   return v ? Json(v->ToString()) : Json(nullptr);
 }
-Json OptText(const std::string& s);
+Json OptText(std::string_view s);
 Json StringList(const std::vector<std::string>& items);
+Json StringList(const std::vector<std::string_view>& items);
 
 std::string_view DriverFitName(DriverFit fit);  // "full", "minor_compat", "too_old", "unknown"
 std::string_view KernelFitName(KernelFit fit);  // "sass", "ptx", "none"

@@ -6,7 +6,7 @@
 
 namespace cudamatch {
 
-std::string OrUnknownText(const std::string& s, Lang lang) { return s.empty() ? Tr(lang, "common.unknown") : s; }
+std::string OrUnknownText(std::string_view s, Lang lang) { return s.empty() ? Tr(lang, "common.unknown") : std::string(s); }
 
 std::string DriverFitText(DriverFit fit, Lang lang) {
   switch (fit) {
@@ -63,7 +63,7 @@ std::string RenderTorch(const TorchAnswer& a, const LookupQuery& q, const TextOp
   for (const VariantAnswer& v : a.variants) {
     const TorchVariant& row = *v.row;
     rows.push_back({row.variant.tag + (v.pypi_default ? " (PyPI)" : ""),
-                    row.variant.cuda ? row.variant.cuda->MajorMinor() : "-", row.cudnn.empty() ? "-" : row.cudnn,
+                    row.variant.cuda ? row.variant.cuda->MajorMinor() : "-", row.cudnn.empty() ? "-" : std::string(row.cudnn),
                     row.variant.cuda ? DriverCell(v.linux_driver, L) : "-",
                     row.variant.cuda ? DriverCell(v.windows_driver, L) : "-", ArchCell(row, L)});
   }
@@ -95,7 +95,8 @@ std::string RenderTorch(const TorchAnswer& a, const LookupQuery& q, const TextOp
     }
   }
   for (const std::string& n : notes) out += "  " + o.style.Dim(Tr(L, n)) + "\n";
-  out += o.style.Dim(Tr(L, "common.sources", {{"list", Join(t.prov.sources, ", ")}})) + "\n";
+  std::vector<std::string_view> ids = t.prov.sources();
+  out += o.style.Dim(Tr(L, "common.sources", {{"list", Join(std::vector<std::string>(ids.begin(), ids.end()), ", ")}})) + "\n";
   return out;
 }
 
@@ -162,14 +163,16 @@ std::string RenderDriver(const DriverAnswer& a, const TextOptions& o) {
 
 std::string RenderGpu(const GpuAnswer& a, const TextOptions& o) {
   Lang L = o.lang;
-  std::string title = a.models.empty() ? "sm_" + std::to_string(a.cc.Number()) : a.models.front()->name;
+  std::string title = a.models.empty() ? "sm_" + std::to_string(a.cc.Number()) : std::string(a.models.front()->name);
   std::string out = o.style.Bold(title) + "\n";
   if (a.models.size() > 1) {
     std::vector<std::string> names;
-    for (size_t i = 1; i < a.models.size() && i < 6; ++i) names.push_back(a.models[i]->name);
+    for (size_t i = 1; i < a.models.size() && i < 6; ++i) names.emplace_back(a.models[i]->name);
     out += "  " + Tr(L, "lookup.gpu.also", {{"list", Join(names, "; ")}}) + "\n";
   }
-  std::string arch = a.architecture ? a.architecture->name : a.models.empty() ? Tr(L, "common.unknown") : a.models.front()->architecture;
+  std::string arch = a.architecture    ? a.architecture->name
+                     : a.models.empty() ? Tr(L, "common.unknown")
+                                        : std::string(a.models.front()->architecture);
   out += "  " + Tr(L, "lookup.gpu.cc", {{"cc", a.cc.ToString()}, {"sm", a.cc.Sm()}, {"arch", arch}}) + "\n";
   out += "  " + Tr(L, "lookup.gpu.first_cuda", {{"cuda", a.first_cuda ? a.first_cuda->MajorMinor() : Tr(L, "common.unknown")},
                                                 {"driver", OrUnknown(a.min_driver.toolkit_min, L)}}) + "\n";
@@ -212,7 +215,7 @@ std::string RenderCatalog(const Catalog& c, const TextOptions& o) {
   out += RenderColumns(rows, "  ");
   out += "\n" + o.style.Bold(Tr(L, "catalog.sources", {{"count", std::to_string(c.sources.size())}})) + "\n";
   for (const SourceRef& s : c.sources) {
-    out += "  " + s.id + "  " + s.title + "\n    " + o.style.Dim(s.where) + "\n";
+    out += "  " + std::string(s.id) + "  " + std::string(s.title) + "\n    " + o.style.Dim(s.where) + "\n";
   }
   return out;
 }

@@ -94,7 +94,7 @@ std::string RenderTable(const Catalog& c, const TableQuery& q, const TextOptions
   } else {
     rows.push_back({"GPU", Tr(L, "col.cc"), Tr(L, "col.architecture"), "PCI"});
     for (const GpuModel& g : c.gpus) {
-      if (GpuSelected(g, q)) rows.push_back({g.name, g.cc.ToString(), g.architecture, PciList(g)});
+      if (GpuSelected(g, q)) rows.push_back({std::string(g.name), g.cc.ToString(), std::string(g.architecture), PciList(g)});
     }
   }
   std::string out = RenderColumns(rows, "");
@@ -118,7 +118,7 @@ Json TableJson(const Catalog& c, const TableQuery& q) {
                           {"python", {{"min", OptString(t.python_min)}, {"max", OptString(t.python_max)}, {"experimental", exp}}},
                           {"pypi_default", t.pypi_default ? Json(t.pypi_default->tag) : Json(nullptr)},
                           {"variants", StringList(VariantTags(c, t, q.platform))},
-                          {"sources", StringList(t.prov.sources)}});
+                          {"sources", StringList(t.prov.sources())}});
     }
   } else if (q.which == "cuda") {
     for (const CudaToolkit& t : c.toolkits) {
@@ -129,19 +129,19 @@ Json TableJson(const Catalog& c, const TableQuery& q) {
                           {"min_driver_windows", t.windows_driver_not_listed ? Json("N/A") : OptString(t.min_driver_windows)},
                           {"minor_compat_min_driver_linux", mc ? OptString(mc->min_driver_linux) : Json(nullptr)},
                           {"minor_compat_min_driver_windows", mc ? OptString(mc->min_driver_windows) : Json(nullptr)},
-                          {"sources", StringList(t.prov.sources)}});
+                          {"sources", StringList(t.prov.sources())}});
     }
   } else if (q.which == "driver") {
     for (const DriverBranch& b : c.branches) {
       if (!BranchSelected(b, q)) continue;
-      rows.push_back(Json{{"branch", b.branch}, {"max_cuda", OptString(b.max_cuda)}, {"sources", StringList(b.prov.sources)}});
+      rows.push_back(Json{{"branch", b.branch}, {"max_cuda", OptString(b.max_cuda)}, {"sources", StringList(b.prov.sources())}});
     }
   } else {
     for (const GpuModel& g : c.gpus) {
       if (!GpuSelected(g, q)) continue;
       rows.push_back(Json{{"name", g.name}, {"compute_capability", g.cc.ToString()}, {"architecture", g.architecture},
                           {"pci_ids", PciList(g).empty() ? Json::array() : StringList(SplitNonEmpty(PciList(g), ' '))},
-                          {"sources", StringList(g.prov.sources)}});
+                          {"sources", StringList(g.prov.sources())}});
     }
   }
   j["rows"] = rows;

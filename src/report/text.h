@@ -25,7 +25,7 @@ template <typename T>
 std::string OrUnknown(const std::optional<T>& v, Lang lang) {
   return v ? v->ToString() : Tr(lang, "common.unknown");
 }
-std::string OrUnknownText(const std::string& s, Lang lang);
+std::string OrUnknownText(std::string_view s, Lang lang);
 std::string DriverFitText(DriverFit fit, Lang lang);
 
 }  // namespace cudamatch

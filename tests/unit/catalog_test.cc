@@ -61,16 +61,23 @@ TEST(Catalog, RowsAreSortedAndUnique) {
 template <typename T>
 void ExpectSourced(const std::vector<T>& rows, const std::set<std::string>& ids, const char* table) {
   for (const T& r : rows) {
-    EXPECT_FALSE(r.prov.sources.empty()) << table << " line " << r.prov.line;
-    for (const std::string& id : r.prov.sources) EXPECT_TRUE(ids.count(id)) << table << " line " << r.prov.line << ": " << id;
+    EXPECT_FALSE(r.prov.sources().empty()) << table << " line " << r.prov.line;
+    for (std::string_view id : r.prov.sources()) EXPECT_TRUE(ids.count(std::string(id))) << table << " line " << r.prov.line << ": " << id;
   }
+}
+
+TEST(Catalog, EmbeddedTablesPassTheRunTimeChecksToo) {
+  std::vector<CatalogFile> files = EmbeddedCatalogFiles();
+  for (CatalogFile& f : files) f.origin = "as-if-from-disk";
+  auto c = ParseCatalog(files);
+  EXPECT_TRUE(c.ok()) << c.error();
 }
 
 TEST(Catalog, EveryRowCarriesAResolvableSource) {
   const Catalog& c = TheCatalog();
   std::set<std::string> ids;
   for (const SourceRef& s : c.sources) {
-    EXPECT_TRUE(ids.insert(s.id).second) << "duplicate source " << s.id;
+    EXPECT_TRUE(ids.insert(std::string(s.id)).second) << "duplicate source " << s.id;
     EXPECT_FALSE(s.where.empty()) << s.id;
   }
   ExpectSourced(c.torch, ids, "torch_releases");

@@ -123,6 +123,12 @@ TEST(Query, PtxFromACudaThatPredatesTheGpuDoesNotCount) {
   EXPECT_EQ(FitWheel(TheCatalog(), ParseArchList("9.0+PTX").value(), C("12.8"), CC("12.0")).fit, KernelFit::kPtx);
 }
 
+// Regression (fuzz_requirements): huge release numbers overflowed the nearness score.
+TEST(Query, NearestTorchWithHugeVersionNumbers) {
+  auto near = NearestTorch(TheCatalog(), V("37777777777777.3.1"), 3);
+  EXPECT_EQ(near.size(), 3u);
+}
+
 TEST(Query, PythonFit) {
   const TorchRelease* t = FindTorch(TheCatalog(), V("2.5.1"));
   EXPECT_EQ(FitPython(*t, PyVersion::Parse("3.12").value()), PythonFit::kSupported);
