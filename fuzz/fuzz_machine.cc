@@ -5,6 +5,7 @@
 
 #include "diagnose/rules.h"
 #include "probe/context.h"
+#include "report/doctor.h"
 
 using namespace cudamatch;  // NOLINT: fuzz entry point
 
@@ -39,6 +40,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   in.catalog = &catalog;
   in.env = {{"VIRTUAL_ENV", "/home/u/venv"}, {"PATH", "/usr/local/cuda-12.4/bin"}, {"LD_LIBRARY_PATH", "/usr/local/cuda-12.4/lib64"}};
   Snapshot snap = TakeSnapshot(in);
-  Diagnose(snap, catalog);
+  std::vector<Finding> findings = Diagnose(snap, catalog);
+  // Reports of damaged files must render: text in both languages, and JSON.
+  (void)JsonText(DoctorJson(snap, findings));
+  (void)RenderDoctor(snap, findings, TextOptions{Lang::kZh, Style{}, true});
   return 0;
 }

@@ -373,4 +373,11 @@ const Mirror* FindMirror(const Catalog& c, std::string_view name_or_url) {
   return nullptr;
 }
 
+Result<Mirror> UnlistedMirror(std::string_view url) {
+  if (!StartsWith(url, "https://") && !StartsWith(url, "http://")) {
+    return Err("unknown mirror " + Quote(url) + " (a name from mirrors.tsv, see `cudamatch catalog`, or an http(s) URL)");
+  }
+  return Mirror{std::string(url), "pypi", std::string(url), "simple", {}};
+}
+
 }  // namespace cudamatch

@@ -100,5 +100,8 @@ const CudnnRelease* CudnnFor(const Catalog& c, const Pep440& cudnn);
 const HostCompiler* HostCompilerFor(const Catalog& c, const CudaVersion& cuda);
 const SourceRef* FindSource(const Catalog& c, std::string_view id);
 const Mirror* FindMirror(const Catalog& c, std::string_view name_or_url);
+// A mirror the catalog does not list, given by URL: treated as a PyPI mirror (it serves only
+// PyPI's default variant), the safe assumption. Error when `url` is not an http(s) URL.
+Result<Mirror> UnlistedMirror(std::string_view url);
 
 }  // namespace cudamatch

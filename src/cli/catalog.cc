@@ -7,7 +7,7 @@ namespace cudamatch {
 RunFn RegisterCatalog(CLI::App& app) {
   app.add_subcommand("catalog", "The embedded data: its date, tables and sources");
   return [](Context& ctx) {
-    if (ctx.flags.json) Print(CatalogJson(ctx.catalog).dump(2) + "\n");
+    if (ctx.flags.json) Print(JsonText(CatalogJson(ctx.catalog)));
     else Print(RenderCatalog(ctx.catalog, ctx.text()));
     return static_cast<int>(kExitOk);
   };

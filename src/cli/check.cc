@@ -39,7 +39,7 @@ int RunCheck(const CheckOptions& opt, Context& ctx) {
   auto spec = BuildSpec(opt.spec, ctx);
   if (!spec) return Fail(spec.error());
   CheckResult result = CheckPins(ctx.catalog, *spec, *pins);
-  if (ctx.flags.json) Print(CheckJson(result).dump(2) + "\n");
+  if (ctx.flags.json) Print(JsonText(CheckJson(result)));
   else Print(RenderCheck(result, ctx.text()));
   return result.ok() ? kExitOk : kExitFindings;
 }

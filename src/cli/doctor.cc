@@ -12,7 +12,7 @@ namespace {
 int RunDoctor(const MachineOptions& opt, Context& ctx) {
   MachineProbe probe = ProbeMachine(opt, ctx);
   std::vector<Finding> findings = Diagnose(probe.snapshot, ctx.catalog);
-  if (ctx.flags.json) Print(DoctorJson(probe.snapshot, findings).dump(2) + "\n");
+  if (ctx.flags.json) Print(JsonText(DoctorJson(probe.snapshot, findings)));
   else Print(RenderDoctor(probe.snapshot, findings, ctx.text()));
   return HasErrors(findings) ? kExitFindings : kExitOk;
 }

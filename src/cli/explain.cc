@@ -12,7 +12,7 @@ RunFn RegisterExplain(CLI::App& app) {
     if (!topic->empty() && !IsExplainTopic(*topic)) {
       return Fail("unknown topic '" + *topic + "'" + ExplainDidYouMean(*topic) + "; run `cudamatch explain` for the list");
     }
-    if (ctx.flags.json) Print(ExplainJson(*topic).dump(2) + "\n");
+    if (ctx.flags.json) Print(JsonText(ExplainJson(*topic)));
     else Print(RenderExplain(*topic, ctx.text()));
     return static_cast<int>(kExitOk);
   };

@@ -18,13 +18,19 @@ int RunLookup(const LookupOptions& opt, Context& ctx) {
   auto query = ParseLookupQuery(opt.args);
   if (!query) return Fail(query.error());
   const Mirror* mirror = nullptr;
+  std::optional<Mirror> unlisted;
   if (!opt.mirror.empty()) {
     mirror = FindMirror(ctx.catalog, opt.mirror);
-    if (mirror == nullptr) return Fail("unknown mirror " + opt.mirror + " (see `cudamatch catalog` for mirrors.tsv)");
+    if (mirror == nullptr) {
+      auto m = UnlistedMirror(opt.mirror);
+      if (!m) return Fail(m.error());
+      unlisted = std::move(*m);
+      mirror = &*unlisted;
+    }
   }
   auto result = Lookup(ctx.catalog, *query, ctx.platform, mirror);
   if (!result) return Fail(result.error());
-  if (ctx.flags.json) Print(LookupJson(ctx.catalog, *result).dump(2) + "\n");
+  if (ctx.flags.json) Print(JsonText(LookupJson(ctx.catalog, *result)));
   else Print(RenderLookup(ctx.catalog, *result, ctx.text()));
   return result->not_found ? kExitFindings : kExitOk;
 }

@@ -13,7 +13,7 @@ RunFn RegisterPlan(CLI::App& app) {
     auto spec = BuildSpec(*opt, ctx);
     if (!spec) return Fail(spec.error());
     Plan plan = MakePlan(ctx.catalog, *spec);
-    if (ctx.flags.json) Print(PlanJson(plan, *spec).dump(2) + "\n");
+    if (ctx.flags.json) Print(JsonText(PlanJson(plan, *spec)));
     else Print(RenderPlan(plan, *spec, ctx.text()));
     return plan.release ? static_cast<int>(kExitOk) : static_cast<int>(kExitFindings);
   };

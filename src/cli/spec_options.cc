@@ -99,7 +99,12 @@ Result<MachineSpec> BuildSpec(const SpecOptions& opt, const Context& ctx) {
   spec.with_torchaudio = with.find("torchaudio") != std::string::npos;
   if (!opt.mirror.empty()) {
     spec.mirror = FindMirror(ctx.catalog, opt.mirror);
-    if (spec.mirror == nullptr) return Err("unknown mirror " + Quote(opt.mirror) + " (see mirrors.tsv: `cudamatch catalog`)");
+    if (spec.mirror == nullptr) {
+      auto unlisted = UnlistedMirror(opt.mirror);
+      if (!unlisted) return Error{unlisted.error()};
+      spec.unlisted_mirror = std::make_shared<const Mirror>(std::move(*unlisted));
+      spec.mirror = spec.unlisted_mirror.get();
+    }
   }
   return spec;
 }

@@ -29,7 +29,7 @@ int RunTable(const TableOptions& opt, Context& ctx) {
   }
   q.platform = ctx.platform.Name();
   if (Status s = ValidateTableQuery(q); !s.ok()) return Fail(s.error());
-  if (ctx.flags.json) Print(TableJson(ctx.catalog, q).dump(2) + "\n");
+  if (ctx.flags.json) Print(JsonText(TableJson(ctx.catalog, q)));
   else Print(RenderTable(ctx.catalog, q, ctx.text()));
   return kExitOk;
 }

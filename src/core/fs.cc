@@ -89,6 +89,7 @@ class RealFs : public Fs {
     root_ = NormalizePath(real != nullptr ? real : root);
     free(real);
     root_fd_ = open(root_.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC);
+    own_root_ = root_ == "/";
   }
   ~RealFs() override {
     if (root_fd_ >= 0) close(root_fd_);
@@ -97,11 +98,15 @@ class RealFs : public Fs {
   const std::string& root() const override { return root_; }
 
   Result<std::string> Read(std::string_view path, size_t max_bytes) const override {
-    // Check the type on an O_PATH handle first, so FIFOs and devices are never opened for reading.
-    Fd probe(Open(path, O_PATH));
-    if (!probe.ok()) return Err(Describe(path) + ": " + ErrnoText(errno));
+    // Check the type before opening for reading, so FIFOs and devices are never opened; the
+    // descriptor is checked again, as the file may change in between.
     struct stat st;
-    if (fstat(probe.get(), &st) != 0) return Err(Describe(path) + ": " + ErrnoText(errno));
+    if (own_root_) {
+      if (stat(std::string(path).c_str(), &st) != 0) return Err(Describe(path) + ": " + ErrnoText(errno));
+    } else {
+      Fd probe(Open(path, O_PATH));
+      if (!probe.ok() || fstat(probe.get(), &st) != 0) return Err(Describe(path) + ": " + ErrnoText(errno));
+    }
     if (!S_ISREG(st.st_mode)) return Err(Describe(path) + ": not a regular file");
     Fd fd(Open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY));
     if (!fd.ok()) return Err(Describe(path) + ": " + ErrnoText(errno));
@@ -131,17 +136,25 @@ class RealFs : public Fs {
   }
 
   FileInfo Stat(std::string_view path) const override {
-    Fd fd(Open(path, O_PATH));
     struct stat st;
+    if (own_root_) {
+      if (stat(std::string(path).c_str(), &st) != 0) return FileInfo{};
+      return FileInfo{TypeOf(st.st_mode), static_cast<uint64_t>(st.st_size)};
+    }
+    Fd fd(Open(path, O_PATH));
     if (!fd.ok() || fstat(fd.get(), &st) != 0) return FileInfo{};
     return FileInfo{TypeOf(st.st_mode), static_cast<uint64_t>(st.st_size)};
   }
 
   FileInfo LStat(std::string_view path) const override {
     std::string norm = NormalizePath(path);
+    struct stat st;
+    if (own_root_) {
+      if (lstat(norm.c_str(), &st) != 0) return FileInfo{};
+      return FileInfo{TypeOf(st.st_mode), static_cast<uint64_t>(st.st_size)};
+    }
     if (norm == "/") return Stat(norm);
     Fd parent(Open(Dirname(norm), O_PATH | O_DIRECTORY));
-    struct stat st;
     std::string name(Basename(norm));
     if (!parent.ok() || fstatat(parent.get(), name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) {
       return FileInfo{};
@@ -151,16 +164,41 @@ class RealFs : public Fs {
 
   Result<std::string> ReadLink(std::string_view path) const override {
     std::string norm = NormalizePath(path);
-    Fd parent(Open(Dirname(norm), O_PATH | O_DIRECTORY));
-    if (!parent.ok()) return Err(Describe(path) + ": " + ErrnoText(errno));
     char buf[4096];
-    std::string name(Basename(norm));
-    ssize_t n = readlinkat(parent.get(), name.c_str(), buf, sizeof(buf));
+    ssize_t n;
+    if (own_root_) {
+      n = readlink(norm.c_str(), buf, sizeof(buf));
+    } else {
+      Fd parent(Open(Dirname(norm), O_PATH | O_DIRECTORY));
+      if (!parent.ok()) return Err(Describe(path) + ": " + ErrnoText(errno));
+      std::string name(Basename(norm));
+      n = readlinkat(parent.get(), name.c_str(), buf, sizeof(buf));
+    }
     if (n < 0) return Err(Describe(path) + ": " + ErrnoText(errno));
     return std::string(buf, static_cast<size_t>(n));
   }
 
   Result<std::string> Resolve(std::string_view path) const override {
+    // The kernel resolves: open the path (inside the root) and ask /proc where it landed.
+    Fd fd(Open(path, O_PATH));
+    if (!fd.ok()) {
+      if (errno == ELOOP) return Err(Describe(path) + ": too many levels of symbolic links");
+      if (errno == ENOENT || errno == ENOTDIR) return Err(Describe(path) + ": no such file or directory");
+      return ResolveByHand(path);
+    }
+    char buf[4096];
+    std::string link = "/proc/self/fd/" + std::to_string(fd.get());
+    ssize_t n = readlink(link.c_str(), buf, sizeof(buf));
+    if (n <= 0 || buf[0] != '/') return ResolveByHand(path);
+    std::string host(buf, static_cast<size_t>(n));
+    if (own_root_) return host;
+    if (host == root_) return std::string("/");
+    if (!StartsWith(host, root_ + "/")) return ResolveByHand(path);
+    return host.substr(root_.size());
+  }
+
+  // Component by component, for kernels without openat2 or without /proc.
+  Result<std::string> ResolveByHand(std::string_view path) const {
     std::string done = "/";
     std::vector<std::string> todo;
     const std::string normalized = NormalizePath(path);
@@ -208,6 +246,7 @@ class RealFs : public Fs {
     }
     std::string rel = NormalizePath(path).substr(1);
     if (rel.empty()) rel = ".";
+    if (own_root_) return openat(root_fd_, rel.c_str(), flags | O_CLOEXEC);
     if (have_openat2_) {
       open_how how{};
       how.flags = static_cast<uint64_t>(flags | O_CLOEXEC);
@@ -216,8 +255,8 @@ class RealFs : public Fs {
       if (fd >= 0 || (errno != ENOSYS && errno != EPERM)) return static_cast<int>(fd);
       have_openat2_ = false;
     }
-    if (root_ == "/") return openat(root_fd_, rel.c_str(), flags | O_CLOEXEC);
-    auto resolved = Resolve(path);
+    if (own_root_) return openat(root_fd_, rel.c_str(), flags | O_CLOEXEC);
+    auto resolved = ResolveByHand(path);
     if (!resolved) {
       errno = ENOENT;
       return -1;
@@ -237,12 +276,14 @@ class RealFs : public Fs {
       if (n < 0) return Err(Describe(path) + ": " + ErrnoText(errno));
       if (n == 0) break;
       used += static_cast<size_t>(n);
+      if (used < out.size() && used >= hint) break;  // a short read at the size fstat gave: EOF
     }
     out.resize(used);
     return out;
   }
 
   std::string root_;
+  bool own_root_ = false;
   int root_fd_ = -1;
   mutable bool have_openat2_ = true;
 };

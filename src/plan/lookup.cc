@@ -206,6 +206,9 @@ Result<LookupQuery> ParseLookupQuery(const std::vector<std::string>& args) {
   return Err("unknown entity " + Quote(name) + " (expected torch, torchvision, torchaudio, cuda, driver or gpu)");
 }
 
+static Result<LookupResult> LookupOn(const Catalog& c, const LookupQuery& q, const Platform& platform,
+                                     const Mirror* mirror);
+
 std::vector<std::pair<Pep440, const TorchRelease*>> NearestPaired(const Catalog& c, const Pep440& v,
                                                                   bool audio, size_t limit) {
   std::string want = Digits(v.WithoutLocal());
@@ -231,6 +234,13 @@ std::vector<std::pair<Pep440, const TorchRelease*>> NearestPaired(const Catalog&
 
 Result<LookupResult> Lookup(const Catalog& c, const LookupQuery& q, const Platform& platform,
                             const Mirror* mirror) {
+  auto r = LookupOn(c, q, platform, mirror);
+  if (r) r->platform = platform.Name();
+  return r;
+}
+
+static Result<LookupResult> LookupOn(const Catalog& c, const LookupQuery& q, const Platform& platform,
+                                     const Mirror* mirror) {
   switch (q.kind) {
     case LookupQuery::Kind::kTorch:
     case LookupQuery::Kind::kTorchvision:

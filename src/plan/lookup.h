@@ -86,6 +86,7 @@ struct NotFound {
 
 struct LookupResult {
   LookupQuery query;
+  std::string platform;  // "linux-x86_64"
   std::optional<TorchAnswer> torch;
   std::optional<CudaAnswer> cuda;
   std::optional<DriverAnswer> driver;

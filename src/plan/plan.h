@@ -5,6 +5,7 @@
 // caveats, then the newest CUDA.
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -27,6 +28,7 @@ struct MachineSpec {
   bool with_torchvision = true;
   bool with_torchaudio = true;
   const Mirror* mirror = nullptr;
+  std::shared_ptr<const Mirror> unlisted_mirror;  // owns `mirror` when the catalog lacks it
 };
 
 // Why a candidate (a release, or one variant of it) was left out: a message id and its values.

@@ -52,12 +52,14 @@ std::string DlError(const char* what) {
 
 class RealNvml : public NvmlApi {
  public:
+  explicit RealNvml(std::string library) : library_(std::move(library)) {}
+
   Status Init() override {
-    lib_ = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
-    if (lib_ == nullptr) return Err(DlError("dlopen libnvidia-ml.so.1"));
+    lib_ = dlopen(library_.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (lib_ == nullptr) return Err(DlError(("dlopen " + library_).c_str()));
     error_string_ = reinterpret_cast<ErrorStringFn>(Symbol(lib_, "nvmlErrorString"));
     auto init = reinterpret_cast<nvmlReturn_t (*)()>(Symbol(lib_, "nvmlInit", "nvmlInit_v2"));
-    if (init == nullptr) return Err("libnvidia-ml.so.1 has no nvmlInit_v2");
+    if (init == nullptr) return Err(library_ + " has no nvmlInit_v2");
     nvmlReturn_t rc = init();
     if (rc != kNvmlSuccess) return Err(Describe(rc));
     return Status::Ok();
@@ -140,27 +142,33 @@ class RealNvml : public NvmlApi {
     return gpu;
   }
 
+  std::string library_;
   void* lib_ = nullptr;
   ErrorStringFn error_string_ = nullptr;
 };
 
 class RealCuda : public CudaApi {
  public:
+  explicit RealCuda(std::string library) : library_(std::move(library)) {}
+
   Result<int> DriverGetVersion() override {
-    void* lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
-    if (lib == nullptr) return Err(DlError("dlopen libcuda.so.1"));
+    void* lib = dlopen(library_.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (lib == nullptr) return Err(DlError(("dlopen " + library_).c_str()));
     auto fn = reinterpret_cast<int (*)(int*)>(dlsym(lib, "cuDriverGetVersion"));
-    if (fn == nullptr) return Err("libcuda.so.1 has no cuDriverGetVersion");
+    if (fn == nullptr) return Err(library_ + " has no cuDriverGetVersion");
     int version = 0;
     if (int rc = fn(&version); rc != 0) return Err("cuDriverGetVersion returned CUresult " + std::to_string(rc));
     return version;
   }
+
+ private:
+  std::string library_;
 };
 
 }  // namespace
 
-std::unique_ptr<NvmlApi> MakeRealNvml() { return std::make_unique<RealNvml>(); }
-std::unique_ptr<CudaApi> MakeRealCuda() { return std::make_unique<RealCuda>(); }
+std::unique_ptr<NvmlApi> MakeRealNvml(std::string library) { return std::make_unique<RealNvml>(std::move(library)); }
+std::unique_ptr<CudaApi> MakeRealCuda(std::string library) { return std::make_unique<RealCuda>(std::move(library)); }
 
 std::string NvmlStatusName(int status) {
   static const char* const kNames[] = {

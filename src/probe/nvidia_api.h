@@ -42,8 +42,9 @@ class CudaApi {
   virtual Result<int> DriverGetVersion() = 0;
 };
 
-std::unique_ptr<NvmlApi> MakeRealNvml();
-std::unique_ptr<CudaApi> MakeRealCuda();
+// The library names are the runtime sonames; tests pass the path of a fake library.
+std::unique_ptr<NvmlApi> MakeRealNvml(std::string library = "libnvidia-ml.so.1");
+std::unique_ptr<CudaApi> MakeRealCuda(std::string library = "libcuda.so.1");
 
 // Names of the NVML status codes documented in nvml.h (nvmlReturn_t), for messages.
 std::string NvmlStatusName(int status);

@@ -38,11 +38,12 @@ void ReadMetadata(const Fs& fs, const std::string& path, PackageInfo& pkg, Trail
   }
 }
 
-void ReadVersionPy(const Fs& fs, const std::string& path, PackageInfo& pkg, Trail& trail) {
+// Whether version.py could be read (its absence is not an error).
+bool ReadVersionPy(const Fs& fs, const std::string& path, PackageInfo& pkg, Trail& trail) {
   auto text = fs.Read(path, kSmallFileCap);
   if (!text) {
-    trail.Error(path, text.error());
-    return;
+    if (fs.Exists(path) || fs.LStat(path).exists()) trail.Error(path, text.error());
+    return false;
   }
   VersionPy v = ParseVersionPy(*text);
   if (v.version) {
@@ -61,6 +62,7 @@ void ReadVersionPy(const Fs& fs, const std::string& path, PackageInfo& pkg, Trai
   }
   if (v.hip && !v.hip->empty()) pkg.hip = v.hip;
   if (v.cuda && v.cuda->empty() && !pkg.cuda_source.size()) pkg.cuda_source = path + " (cuda = None)";
+  return true;
 }
 
 // CUDA from the runtime wheel a PyPI build requires: nvidia-cuda-runtime-cu12==12.1.105 -> 12.1.
@@ -88,17 +90,17 @@ void ListBundledLibs(const Fs& fs, const std::string& site, PackageInfo& pkg) {
   }
 }
 
-PackageInfo ReadPackage(const Fs& fs, const std::string& site, const std::string& name,
-                        const std::string& dist_dir, const std::string& dist_version, Trail& trail) {
+// `has_dir`: site-packages lists a directory named after the package (torch/).
+PackageInfo ReadPackage(const Fs& fs, const std::string& site, const std::string& name, const std::string& dist_dir,
+                        const std::string& dist_version, bool has_dir, Trail& trail) {
   PackageInfo pkg;
   pkg.name = name;
   pkg.location = dist_dir.empty() ? site + "/" + name : site + "/" + dist_dir;
   bool version_py = false;
-  if (HasVersionPy(name) && fs.IsFile(site + "/" + name + "/version.py")) {
-    ReadVersionPy(fs, site + "/" + name + "/version.py", pkg, trail);
-    version_py = true;
-  }
-  if (!dist_dir.empty() && (HasVersionPy(name) || StartsWith(name, "nvidia-cuda-nvcc"))) {
+  if (HasVersionPy(name) && has_dir) version_py = ReadVersionPy(fs, site + "/" + name + "/version.py", pkg, trail);
+  // torch's metadata names the nvidia-* wheels it runs with; the others' only matter when
+  // version.py did not answer.
+  if (!dist_dir.empty() && (name == "torch" || (HasVersionPy(name) && !version_py))) {
     ReadMetadata(fs, MetadataPath(fs, site, dist_dir), pkg, trail);
   }
   if (!pkg.version) {
@@ -140,14 +142,16 @@ void ScanPackages(const Fs& fs, PythonEnv& env, Trail& trail) {
       trail.Error(site, names.error());
       continue;
     }
+    auto listed = [&](const std::string& n) { return std::binary_search(names->begin(), names->end(), n); };
     for (const std::string& entry : *names) {
       auto dist = ParseDistDirName(entry);
       if (!dist || !Interesting(dist->name) || env.packages.count(dist->name)) continue;
-      env.packages[dist->name] = ReadPackage(fs, site, dist->name, entry, dist->version, trail);
+      env.packages[dist->name] = ReadPackage(fs, site, dist->name, entry, dist->version, listed(dist->name), trail);
     }
     for (const char* name : {"torch", "torchvision", "torchaudio"}) {
-      if (env.packages.count(name) || !fs.IsFile(site + "/" + name + "/version.py")) continue;
-      env.packages[name] = ReadPackage(fs, site, name, "", "", trail);
+      if (env.packages.count(name) || !listed(name)) continue;
+      PackageInfo pkg = ReadPackage(fs, site, name, "", "", true, trail);
+      if (pkg.version) env.packages[name] = std::move(pkg);
     }
   }
 }

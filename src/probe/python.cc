@@ -155,9 +155,10 @@ std::vector<PyVersion> LibVersions(const Fs& fs, const std::string& prefix) {
   return out;
 }
 
-void FillVersion(const ProbeInput& in, const Candidate& c, PythonEnv& env, Trail& trail) {
-  if (auto text = in.fs->Read(env.prefix + "/pyvenv.cfg", kSmallFileCap)) {
-    auto cfg = ParsePyvenvCfg(*text);
+void FillVersion(const ProbeInput& in, const Candidate& c, const std::optional<std::string>& pyvenv_cfg,
+                 PythonEnv& env, Trail& trail) {
+  if (pyvenv_cfg) {
+    auto cfg = ParsePyvenvCfg(*pyvenv_cfg);
     for (const char* key : {"version", "version_info"}) {
       if (auto v = PyVersion::Parse(cfg[key])) {
         env.version = *v;
@@ -208,9 +209,9 @@ void FillSitePackages(const ProbeInput& in, PythonEnv& env) {
   }
 }
 
-std::string KindOf(const Fs& fs, const Candidate& c, const std::string& prefix) {
-  if (fs.IsDir(prefix + "/conda-meta")) return "conda";
-  if (fs.IsFile(prefix + "/pyvenv.cfg")) return "venv";
+std::string KindOf(const Fs& fs, const Candidate& c, const std::string& prefix, bool has_pyvenv_cfg) {
+  if (c.kind == "conda" || fs.IsDir(prefix + "/conda-meta")) return "conda";
+  if (has_pyvenv_cfg) return "venv";
   if (!c.kind.empty() && c.kind != "given") return c.kind;
   if (prefix.find("/.pyenv/versions/") != std::string::npos) return "pyenv";
   return c.kind.empty() ? "system" : c.kind;
@@ -223,15 +224,16 @@ void ProbePythons(const ProbeInput& in, Snapshot& snap) {
   std::set<std::pair<std::string, std::string>> seen;
   for (const Candidate& c : Discover(in)) {
     auto resolved = in.fs->Resolve(c.prefix);
-    if (!resolved || !in.fs->IsDir(*resolved)) {
+    if (!resolved || (c.found_by != "pyenv" && c.kind != "conda" && c.kind != "uv" && !in.fs->IsDir(*resolved))) {
       trail.Missing(c.prefix, "from " + c.found_by);
       continue;
     }
     PythonEnv env;
     env.prefix = *resolved;
     env.name = c.name;
-    env.kind = KindOf(*in.fs, c, env.prefix);
-    FillVersion(in, c, env, trail);
+    std::optional<std::string> pyvenv_cfg = in.fs->Read(env.prefix + "/pyvenv.cfg", kSmallFileCap).as_optional();
+    env.kind = KindOf(*in.fs, c, env.prefix, pyvenv_cfg.has_value());
+    FillVersion(in, c, pyvenv_cfg, env, trail);
     auto key = std::pair(env.prefix, env.version ? env.version->ToString() : "");
     if (!seen.insert(key).second) {
       for (PythonEnv& e : snap.pythons) {

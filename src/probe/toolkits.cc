@@ -100,9 +100,16 @@ void AddGlob(const ProbeInput& in, const std::string& dir, std::vector<Location>
   }
 }
 
-void AddPythonEnvs(const Snapshot& snap, std::vector<Location>& out) {
+// conda environments with conda's cuda-nvcc, and environments with pip's nvidia-cuda-nvcc wheel
+// (found by the Python probe, so nothing is looked up for environments without one).
+void AddPythonEnvs(const ProbeInput& in, const Snapshot& snap, std::vector<Location>& out) {
   for (const PythonEnv& env : snap.pythons) {
-    if (env.kind == "conda") out.push_back({env.prefix, "conda env " + env.prefix, "conda"});
+    if (env.kind == "conda" && in.fs->IsFile(env.prefix + "/bin/nvcc")) {
+      out.push_back({env.prefix, "conda env " + env.prefix, "conda"});
+    }
+    bool pip_nvcc = std::any_of(env.packages.begin(), env.packages.end(),
+                                [](const auto& kv) { return StartsWith(kv.first, "nvidia-cuda-nvcc"); });
+    if (!pip_nvcc) continue;
     for (const std::string& site : env.site_packages) {
       for (const char* sub : {"/nvidia/cuda_nvcc", "/nvidia/cu13", "/nvidia/cu12"}) {
         out.push_back({site + sub, "pip " + site + sub, "pip"});
@@ -150,7 +157,7 @@ void ProbeToolkits(const ProbeInput& in, Snapshot& snap) {
   AddGlob(in, "/usr/local", locations);
   AddGlob(in, "/opt", locations);
   locations.push_back({"/usr/lib/cuda", "/usr/lib/cuda", "debian"});
-  AddPythonEnvs(snap, locations);
+  AddPythonEnvs(in, snap, locations);
   for (const Location& l : locations) {
     if (!in.fs->Exists(l.path)) {
       if (in.fs->LStat(l.path).type == FileType::kSymlink) trail.Error(l.path, "dangling symbolic link");

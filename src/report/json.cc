@@ -2,6 +2,8 @@
 
 namespace cudamatch {
 
+std::string JsonText(const Json& j) { return j.dump(2, ' ', false, Json::error_handler_t::replace) + "\n"; }
+
 Json JsonHeader(std::string_view kind) {
   Json j;
   j["schema_version"] = kSchemaVersion;

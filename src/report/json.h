@@ -13,6 +13,10 @@ using Json = nlohmann::ordered_json;
 
 inline constexpr int kSchemaVersion = 1;
 
+// The text printed for --json: indented, one object, a final newline. Bytes that are not valid
+// UTF-8 (read from broken files) are replaced, never fatal.
+std::string JsonText(const Json& j);
+
 // {"schema_version": 1, "kind": kind}
 Json JsonHeader(std::string_view kind);
 

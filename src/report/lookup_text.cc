@@ -41,7 +41,7 @@ std::string RenderNotFound(const NotFound& nf, const TextOptions& o) {
   return out;
 }
 
-std::string RenderTorch(const TorchAnswer& a, const LookupQuery& q, const TextOptions& o) {
+std::string RenderTorch(const TorchAnswer& a, const LookupQuery& q, const std::string& platform, const TextOptions& o) {
   const TorchRelease& t = *a.release;
   Lang L = o.lang;
   std::string out;
@@ -58,6 +58,9 @@ std::string RenderTorch(const TorchAnswer& a, const LookupQuery& q, const TextOp
   out += "  " + Tr(L, "lookup.torch.python", {{"min", OrUnknown(t.python_min, L)}, {"max", OrUnknown(t.python_max, L)}});
   if (!exp.empty()) out += " " + Tr(L, "lookup.torch.python_experimental", {{"list", Join(exp, ", ")}});
   out += "\n  " + Tr(L, "lookup.torch.pypi_default", {{"variant", t.pypi_default ? t.pypi_default->tag : Tr(L, "common.unknown")}}) + "\n\n";
+  if (a.variants.empty()) {
+    return out + "  " + Tr(L, "lookup.torch.no_variants", {{"torch", t.torch.Public()}, {"platform", platform}}) + "\n";
+  }
   std::vector<std::vector<std::string>> rows = {{Tr(L, "col.variant"), "CUDA", "cuDNN", Tr(L, "col.min_driver_linux"),
                                                  Tr(L, "col.min_driver_windows"), Tr(L, "col.architectures")}};
   for (const VariantAnswer& v : a.variants) {
@@ -201,7 +204,7 @@ std::string RenderGpu(const GpuAnswer& a, const TextOptions& o) {
 
 std::string RenderLookup(const Catalog&, const LookupResult& r, const TextOptions& o) {
   if (r.not_found) return RenderNotFound(*r.not_found, o);
-  if (r.torch) return RenderTorch(*r.torch, r.query, o);
+  if (r.torch) return RenderTorch(*r.torch, r.query, r.platform, o);
   if (r.cuda) return RenderCuda(*r.cuda, o);
   if (r.driver) return RenderDriver(*r.driver, o);
   return RenderGpu(*r.gpu, o);

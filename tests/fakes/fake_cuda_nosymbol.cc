@@ -1,0 +1,2 @@
+// A stand-in libcuda without cuDriverGetVersion.
+extern "C" int cuInit(unsigned) { return 0; }
