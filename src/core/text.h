@@ -30,4 +30,16 @@ std::vector<std::string_view> Lines(std::string_view text);
 // Keeps ASCII letters and digits only, lowercased: "GeForce RTX-3090" -> "geforcertx3090".
 std::string AlnumKey(std::string_view s);
 
+// Calls fn for each non-empty, trimmed `sep`-separated item, without allocating.
+template <typename Fn>
+void ForEachItem(std::string_view list, Fn fn, char sep = ';') {
+  while (!list.empty()) {
+    size_t pos = list.find(sep);
+    std::string_view item = Trim(list.substr(0, pos));
+    if (!item.empty()) fn(item);
+    if (pos == std::string_view::npos) break;
+    list.remove_prefix(pos + 1);
+  }
+}
+
 }  // namespace cudamatch

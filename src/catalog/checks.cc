@@ -1,0 +1,101 @@
+#include "catalog/checks.h"
+
+#include <unordered_set>
+
+#include "core/text.h"
+
+namespace cudamatch {
+
+namespace {
+
+// Rows must be strictly increasing under `less`: sorted, and no two with the same key.
+template <typename T, typename Less>
+std::optional<Error> CheckSorted(std::string_view file, const std::vector<T>& rows, Less less) {
+  for (size_t i = 1; i < rows.size(); ++i) {
+    if (less(rows[i - 1], rows[i])) continue;
+    bool duplicate = !less(rows[i], rows[i - 1]);
+    return Err(std::string(file) + ":" + std::to_string(rows[i].prov.line) + ":1: " +
+               (duplicate ? "duplicate row" : "row out of order") + " (after line " +
+               std::to_string(rows[i - 1].prov.line) + ")");
+  }
+  return std::nullopt;
+}
+
+template <typename Key>
+auto By(Key key) {
+  return [key](const auto& a, const auto& b) { return key(a) < key(b); };
+}
+
+bool VariantRowLess(const TorchVariant& a, const TorchVariant& b) {
+  if (auto c = a.torch <=> b.torch; c != 0) return c < 0;
+  if (a.platform != b.platform) return a.platform < b.platform;
+  return VariantSortKey(a.variant) < VariantSortKey(b.variant);
+}
+
+template <typename T>
+std::optional<Error> CheckSources(std::string_view file, const std::vector<T>& rows,
+                                  const std::unordered_set<std::string_view>& ids) {
+  std::string_view last_checked;  // rows often repeat the same sources cell
+  for (const T& row : rows) {
+    if (row.prov.sources_cell == last_checked) continue;
+    last_checked = row.prov.sources_cell;
+    std::optional<Error> e;
+    ForEachItem(row.prov.sources_cell, [&](std::string_view id) {
+      if (!e && !ids.contains(id)) {
+        e = Err(std::string(file) + ":" + std::to_string(row.prov.line) + ": unknown source id " + Quote(id) +
+                " (not in sources.tsv)");
+      }
+    });
+    if (e) return e;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<Error> CheckOrder(const Catalog& c) {
+  std::optional<Error> e;
+  auto first = [&](std::optional<Error> next) {
+    if (!e) e = std::move(next);
+  };
+  first(CheckSorted("torch_releases.tsv", c.torch, [](const TorchRelease& a, const TorchRelease& b) { return a.torch < b.torch; }));
+  first(CheckSorted("torch_variants.tsv", c.torch_variants, VariantRowLess));
+  first(CheckSorted("cuda_toolkits.tsv", c.toolkits, [](const CudaToolkit& a, const CudaToolkit& b) { return a.cuda < b.cuda; }));
+  first(CheckSorted("cuda_minor_compat.tsv", c.minor_compat, By([](const MinorCompat& m) { return m.major; })));
+  first(CheckSorted("driver_branches.tsv", c.branches, By([](const DriverBranch& b) { return b.branch; })));
+  first(CheckSorted("cuda_targets.tsv", c.targets, [](const CudaTargets& a, const CudaTargets& b) { return a.cuda < b.cuda; }));
+  first(CheckSorted("gpus.tsv", c.gpus, [](const GpuModel& a, const GpuModel& b) { return a.name < b.name; }));
+  first(CheckSorted("gpu_architectures.tsv", c.architectures,
+                    [](const GpuArchitecture& a, const GpuArchitecture& b) { return a.ccs.front() < b.ccs.front(); }));
+  first(CheckSorted("cudnn.tsv", c.cudnn, [](const CudnnRelease& a, const CudnnRelease& b) { return a.first < b.first; }));
+  first(CheckSorted("host_compilers.tsv", c.host_compilers, [](const HostCompiler& a, const HostCompiler& b) { return a.cuda < b.cuda; }));
+  first(CheckSorted("mirrors.tsv", c.mirrors, [](const Mirror& a, const Mirror& b) { return a.name < b.name; }));
+  return e;
+}
+
+std::optional<Error> CheckAllSources(const Catalog& c) {
+  std::unordered_set<std::string_view> ids;
+  ids.reserve(c.sources.size() * 2);
+  std::string_view previous;
+  for (const SourceRef& s : c.sources) {
+    if (!previous.empty() && !(previous < s.id)) return Err("sources.tsv: ids not sorted and unique at " + Quote(s.id));
+    previous = s.id;
+    ids.insert(s.id);
+  }
+  for (auto e : {CheckSources("torch_releases.tsv", c.torch, ids),
+                 CheckSources("torch_variants.tsv", c.torch_variants, ids),
+                 CheckSources("cuda_toolkits.tsv", c.toolkits, ids),
+                 CheckSources("cuda_minor_compat.tsv", c.minor_compat, ids),
+                 CheckSources("driver_branches.tsv", c.branches, ids),
+                 CheckSources("cuda_targets.tsv", c.targets, ids),
+                 CheckSources("gpus.tsv", c.gpus, ids),
+                 CheckSources("gpu_architectures.tsv", c.architectures, ids),
+                 CheckSources("cudnn.tsv", c.cudnn, ids),
+                 CheckSources("host_compilers.tsv", c.host_compilers, ids),
+                 CheckSources("mirrors.tsv", c.mirrors, ids)}) {
+    if (e) return e;
+  }
+  return std::nullopt;
+}
+
+}  // namespace cudamatch
