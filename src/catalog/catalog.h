@@ -161,6 +161,8 @@ struct Catalog {
   std::vector<DriverBranch> branches;
   std::vector<CudaTargets> targets;
   std::vector<GpuModel> gpus;
+  // Name keys of `gpus` for forgiving matches, built on first use (see MatchGpuName).
+  mutable std::vector<std::string> gpu_name_keys;
   std::vector<GpuArchitecture> architectures;
   std::vector<CudnnRelease> cudnn;
   std::vector<HostCompiler> host_compilers;

@@ -208,14 +208,24 @@ std::vector<std::string> ModelTokens(std::string_view name) {
 
 }  // namespace
 
+static const std::vector<std::string>& GpuNameKeys(const Catalog& c) {
+  if (c.gpu_name_keys.size() != c.gpus.size()) {
+    c.gpu_name_keys.clear();
+    for (const GpuModel& g : c.gpus) c.gpu_name_keys.push_back(ShortKey(g.name));
+  }
+  return c.gpu_name_keys;
+}
+
 GpuMatch MatchGpuName(const Catalog& c, std::string_view query) {
   GpuMatch match;
   std::string full = AlnumKey(query), key = ShortKey(query);
   if (key.empty()) return match;
+  const std::vector<std::string>& keys = GpuNameKeys(c);
   int best_tier = 4;
-  for (const GpuModel& g : c.gpus) {
-    std::string gk = ShortKey(g.name);
-    int tier = AlnumKey(g.name) == full || gk == key ? 1
+  for (size_t i = 0; i < c.gpus.size(); ++i) {
+    const GpuModel& g = c.gpus[i];
+    const std::string& gk = keys[i];
+    int tier = gk == key || AlnumKey(g.name) == full ? 1
                : EndsWith(gk, key)                  ? 2
                : gk.find(key) != std::string::npos  ? 3
                                                     : 4;
@@ -243,7 +253,7 @@ GpuMatch MatchGpuName(const Catalog& c, std::string_view query) {
     return match;
   }
   std::vector<std::pair<size_t, const GpuModel*>> scored;
-  for (const GpuModel& g : c.gpus) scored.emplace_back(EditDistance(ShortKey(g.name), key), &g);
+  for (size_t i = 0; i < c.gpus.size(); ++i) scored.emplace_back(EditDistance(keys[i], key), &c.gpus[i]);
   std::stable_sort(scored.begin(), scored.end(),
                    [](const auto& a, const auto& b) { return a.first < b.first; });
   size_t max_distance = std::max<size_t>(2, key.size() / 3);

@@ -315,6 +315,7 @@ void FakeFs::AddSymlink(std::string path, std::string target) {
   path = NormalizePath(path);
   AddDir(std::string(Dirname(path)));
   nodes_[path] = Node{FileType::kSymlink, std::move(target), false};
+  ++symlinks_;
 }
 
 void FakeFs::AddSpecial(std::string path) {
@@ -331,6 +332,11 @@ const FakeFs::Node* FakeFs::Find(const std::string& path) const {
 }
 
 Result<std::string> FakeFs::ResolveImpl(std::string_view path, bool follow_last) const {
+  if (symlinks_ == 0) {
+    std::string norm = NormalizePath(path);
+    if (Find(norm) == nullptr) return Err(norm + ": no such file or directory");
+    return norm;
+  }
   std::vector<std::string> todo;
   const std::string normalized = NormalizePath(path);
   for (std::string_view p : Split(normalized, '/')) {

@@ -81,6 +81,7 @@ class FakeFs : public Fs {
 
   std::string root_ = "/";
   std::map<std::string, Node> nodes_;
+  size_t symlinks_ = 0;  // with none, paths resolve by a single lookup
   mutable std::vector<std::string> reads_;
 };
 
