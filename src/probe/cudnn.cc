@@ -6,6 +6,7 @@
 //   pip:          nvidia-cudnn-cuXX wheels found by the Python probe
 #include <algorithm>
 
+#include "core/fs.h"
 #include "core/text.h"
 #include "probe/context.h"
 #include "probe/parsers.h"
@@ -30,19 +31,19 @@ std::optional<CudnnInfo> FromHeaders(const Fs& fs, const std::vector<std::string
   return std::nullopt;
 }
 
+// The real file behind libcudnn's links (libcudnn.so -> libcudnn.so.9 -> libcudnn.so.9.1.0).
 std::optional<CudnnInfo> FromLibraries(const Fs& fs, const std::vector<std::string>& dirs, Trail& trail) {
   for (const std::string& dir : dirs) {
-    auto names = fs.List(dir);
-    if (!names) continue;
-    std::optional<Pep440> best;
-    for (const std::string& n : *names) {
-      auto v = LibraryVersion(n, "libcudnn.so.");
-      if (v && v->release.size() >= 3 && (!best || *v > *best)) best = v;
-    }
-    if (best) {
-      std::string source = dir + "/libcudnn.so." + best->ToString();
-      trail.Found(source, best->ToString());
-      return CudnnInfo{dir, *best, source, ""};
+    for (const char* name : {"libcudnn.so", "libcudnn.so.9", "libcudnn.so.8", "libcudnn.so.7"}) {
+      std::string path = dir + "/" + name;
+      if (!fs.LStat(path).exists()) continue;
+      auto real = fs.Resolve(path);
+      if (!real) continue;
+      auto v = LibraryVersion(Basename(*real), "libcudnn.so.");
+      if (!v || v->release.size() < 3) continue;
+      std::string source = dir + "/libcudnn.so." + v->ToString();
+      trail.Found(source, v->ToString());
+      return CudnnInfo{dir, *v, source, ""};
     }
   }
   return std::nullopt;

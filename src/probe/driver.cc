@@ -93,14 +93,13 @@ std::optional<DriverVersion> VersionBehindLink(const Fs& fs, const std::string& 
 
 void ProbeLibraries(const ProbeInput& in, DriverInfo& d, Trail& trail) {
   for (const std::string& dir : LibraryDirs(in)) {
-    auto names = in.fs->List(dir);
-    if (!names) continue;
-    for (const std::string& name : *names) {
-      std::string path = JoinPath(dir, name);
-      if (name == "libcuda.so.1") d.libcuda_paths.push_back(path);
-      if (name == "libnvidia-ml.so.1") d.nvml_paths.push_back(path);
-      if (d.userspace_version || (name != "libcuda.so.1" && name != "libnvidia-ml.so.1")) continue;
-      std::string_view stem = name == "libcuda.so.1" ? "libcuda.so." : "libnvidia-ml.so.";
+    for (std::string_view soname : {"libcuda.so.1", "libnvidia-ml.so.1"}) {
+      std::string path = dir + "/" + std::string(soname);
+      if (!in.fs->LStat(path).exists()) continue;
+      bool cuda = soname == "libcuda.so.1";
+      (cuda ? d.libcuda_paths : d.nvml_paths).push_back(path);
+      if (d.userspace_version) continue;
+      std::string_view stem = cuda ? "libcuda.so." : "libnvidia-ml.so.";
       if (auto v = VersionBehindLink(*in.fs, path, stem)) {
         d.userspace_version = v;
         d.userspace_source = path + " -> " + std::string(stem) + v->text;

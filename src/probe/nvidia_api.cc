@@ -55,7 +55,7 @@ class RealNvml : public NvmlApi {
   explicit RealNvml(std::string library) : library_(std::move(library)) {}
 
   Status Init() override {
-    lib_ = dlopen(library_.c_str(), RTLD_NOW | RTLD_LOCAL);
+    lib_ = dlopen(library_.c_str(), RTLD_LAZY | RTLD_LOCAL);
     if (lib_ == nullptr) return Err(DlError(("dlopen " + library_).c_str()));
     error_string_ = reinterpret_cast<ErrorStringFn>(Symbol(lib_, "nvmlErrorString"));
     auto init = reinterpret_cast<nvmlReturn_t (*)()>(Symbol(lib_, "nvmlInit", "nvmlInit_v2"));
@@ -152,7 +152,7 @@ class RealCuda : public CudaApi {
   explicit RealCuda(std::string library) : library_(std::move(library)) {}
 
   Result<int> DriverGetVersion() override {
-    void* lib = dlopen(library_.c_str(), RTLD_NOW | RTLD_LOCAL);
+    void* lib = dlopen(library_.c_str(), RTLD_LAZY | RTLD_LOCAL);
     if (lib == nullptr) return Err(DlError(("dlopen " + library_).c_str()));
     auto fn = reinterpret_cast<int (*)(int*)>(dlsym(lib, "cuDriverGetVersion"));
     if (fn == nullptr) return Err(library_ + " has no cuDriverGetVersion");
