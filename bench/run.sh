@@ -9,8 +9,15 @@ build=$1
 cm="$build/cudamatch"
 runs=${CUDAMATCH_BENCH_RUNS:-30}
 
-median_ms() {  # median wall milliseconds of N runs of a command
+median_ms() {  # median wall milliseconds of N runs (hyperfine when installed)
   local n=$1; shift
+  if command -v hyperfine >/dev/null; then
+    local json; json=$(mktemp)
+    hyperfine -N -i --warmup 3 --runs "$n" --export-json "$json" -- "$(printf '%q ' "$@")" >/dev/null 2>&1
+    python3 -c 'import json,sys; print("%.2f" % (1000 * json.load(open(sys.argv[1]))["results"][0]["median"]))' "$json"
+    rm -f "$json"
+    return
+  fi
   python3 - "$n" "$@" <<'PY'
 import subprocess, sys, time, statistics
 n = int(sys.argv[1]); cmd = sys.argv[2:]

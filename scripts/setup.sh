@@ -8,7 +8,7 @@
 set -euo pipefail
 
 build_pkgs=(cmake ninja-build g++ libcli11-dev nlohmann-json3-dev libfmt-dev libgtest-dev libgmock-dev)
-test_pkgs=(clang libclang-rt-14-dev libbenchmark-dev)
+test_pkgs=(clang libclang-rt-14-dev libbenchmark-dev hyperfine)
 testbed_pkgs=(libcuda1 libnvidia-ml1 nvidia-smi python3-torch python3-torchvision python3-torchaudio)
 nonfree_file=/etc/apt/sources.list.d/cudamatch-nonfree.sources
 
