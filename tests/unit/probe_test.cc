@@ -262,3 +262,77 @@ TEST(PythonProbe, VersionPyIsReadNeverExecutedAndCapped) {
 
 }  // namespace
 }  // namespace cudamatch
+
+namespace cudamatch {
+namespace {
+
+// An Fs whose files vanish between being seen and being read, or keep growing: every Read of
+// a path seen by Stat fails, or returns the cap's worth of bytes.
+class ChangingFs : public FakeFs {
+ public:
+  bool vanish = false;
+  Result<std::string> Read(std::string_view path, size_t max_bytes) const override {
+    if (vanish) return Err(std::string(path) + ": No such file or directory");
+    auto text = FakeFs::Read(path, max_bytes);
+    if (!text) return text;
+    return *text + std::string(max_bytes - std::min(max_bytes, text->size()), '#');  // grew to the cap
+  }
+};
+
+TEST(ChangingFiles, VanishingFilesLeaveTheRestOfTheReport) {
+  ChangingFs fs;
+  fs.AddFile("/proc/driver/nvidia/version", "NVRM version: NVIDIA UNIX x86_64 Kernel Module  550.54.14  x\n");
+  fs.AddFile("/home/u/venv/pyvenv.cfg", "version = 3.11.7\n");
+  fs.AddFile("/home/u/venv/lib/python3.11/site-packages/torch/version.py", "__version__ = '2.3.1+cu121'\ncuda = '12.1'\n");
+  fs.AddFile("/usr/local/cuda-12.4/bin/nvcc", "");
+  fs.vanish = true;
+  ProbeInput in;
+  in.fs = &fs;
+  in.catalog = &testing::TheCatalog();
+  in.env = {{"VIRTUAL_ENV", "/home/u/venv"}};
+  Snapshot s = TakeSnapshot(in);
+  EXPECT_FALSE(s.driver.kernel_module_loaded);
+  ASSERT_EQ(s.toolkits.size(), 1u);  // found by its nvcc; the version is unknown
+  EXPECT_FALSE(s.toolkits[0].version.has_value());
+  bool errors = false;
+  for (const Evidence& e : s.trail) errors = errors || e.outcome == Evidence::Outcome::kError;
+  EXPECT_TRUE(errors);
+}
+
+TEST(ChangingFiles, GrowingFilesAreReadOnlyToTheCap) {
+  ChangingFs fs;
+  fs.AddFile("/proc/driver/nvidia/version", "NVRM version: NVIDIA UNIX x86_64 Kernel Module  550.54.14  x\n");
+  fs.AddFile("/home/u/venv/pyvenv.cfg", "version = 3.11.7\n");
+  fs.AddFile("/home/u/venv/lib/python3.11/site-packages/torch/version.py", "__version__ = '2.3.1+cu121'\ncuda = '12.1'\n");
+  ProbeInput in;
+  in.fs = &fs;
+  in.catalog = &testing::TheCatalog();
+  in.env = {{"VIRTUAL_ENV", "/home/u/venv"}};
+  Snapshot s = TakeSnapshot(in);
+  EXPECT_EQ(s.driver.kernel_version->text, "550.54.14");
+  ASSERT_FALSE(s.pythons.empty());
+  EXPECT_EQ(s.pythons[0].packages.at("torch").version->ToString(), "2.3.1+cu121");
+}
+
+TEST(UnreadableDirectories, SitePackagesThatCannotBeListed) {
+  FakeFs fs;
+  fs.AddFile("/home/u/venv/pyvenv.cfg", "version = 3.11.7\n");
+  fs.AddFile("/home/u/venv/lib/python3.11/site-packages/torch/version.py", "__version__ = '2.3.1'\n");
+  fs.MakeUnreadable("/home/u/venv/lib/python3.11/site-packages");
+  ProbeInput in;
+  in.fs = &fs;
+  in.catalog = &testing::TheCatalog();
+  in.env = {{"VIRTUAL_ENV", "/home/u/venv"}};
+  Snapshot s = TakeSnapshot(in);
+  ASSERT_EQ(s.pythons.size(), 1u);
+  EXPECT_EQ(s.pythons[0].version->ToString(), "3.11");
+  EXPECT_TRUE(s.pythons[0].packages.empty());
+  bool recorded = false;
+  for (const Evidence& e : s.trail) {
+    recorded = recorded || (e.outcome == Evidence::Outcome::kError && e.detail.find("Permission denied") != std::string::npos);
+  }
+  EXPECT_TRUE(recorded);
+}
+
+}  // namespace
+}  // namespace cudamatch
