@@ -211,6 +211,11 @@ Result<Pep440> Pep440::Parse(std::string_view text) {
   if (lower.find('+') != std::string::npos && !ParseLocal(local_text, v.local)) {
     return Malformed("version", text);
   }
+  // Normalising can lengthen the text ("1r" -> "1.post0"): what is accepted must stay within the
+  // limit in its canonical form too, so that the canonical form parses again.
+  if (trimmed.size() + 16 > kMaxVersionText && v.ToString().size() > kMaxVersionText) {
+    return Malformed("version", text);
+  }
   return v;
 }
 

@@ -65,6 +65,19 @@ TEST(Pep440, RejectsMalformedInputQuotingIt) {
   EXPECT_NE(Pep440::Parse("1.x").error().find("'1.x'"), std::string::npos);
 }
 
+// Regression (fuzz_versions): a version accepted near the length limit grew past it when
+// normalised ("2r0" -> "2.post0"), so its canonical form no longer parsed.
+TEST(Pep440, CanonicalFormOfAnyAcceptedVersionParsesAgain) {
+  std::string local(248, '7');
+  for (std::string text : {"2r0+" + local, "1c+" + local, "1-1+" + local, "1.0+" + local}) {
+    auto v = Pep440::Parse(text);
+    if (!v) continue;  // rejected outright is fine
+    auto again = Pep440::Parse(v->ToString());
+    ASSERT_TRUE(again.ok()) << text;
+    EXPECT_EQ(*again, *v);
+  }
+}
+
 TEST(Specifier, MatchesPep440Semantics) {
   auto m = [](const char* spec, const char* v) { return SpecifierSet::Parse(spec).value().Matches(V(v)); };
   EXPECT_TRUE(m("==1.13.*", "1.13.1"));
