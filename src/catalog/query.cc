@@ -272,14 +272,6 @@ std::vector<const GpuModel*> GpusByPciId(const Catalog& c, uint32_t device_id) {
   return out;
 }
 
-std::vector<const GpuModel*> GpusByCc(const Catalog& c, const ComputeCapability& cc) {
-  std::vector<const GpuModel*> out;
-  for (const GpuModel& g : c.gpus) {
-    if (g.cc.major == cc.major && g.cc.minor == cc.minor) out.push_back(&g);
-  }
-  return out;
-}
-
 const GpuArchitecture* ArchitectureFor(const Catalog& c, const ComputeCapability& cc) {
   for (const GpuArchitecture& a : c.architectures) {
     for (const ComputeCapability& x : a.ccs) {

@@ -75,7 +75,6 @@ struct GpuMatch {
 // "RTX 3090", "3090", "rtx3090", "GeForce RTX 3090", "NVIDIA A100-SXM4-80GB".
 GpuMatch MatchGpuName(const Catalog& c, std::string_view query);
 std::vector<const GpuModel*> GpusByPciId(const Catalog& c, uint32_t device_id);
-std::vector<const GpuModel*> GpusByCc(const Catalog& c, const ComputeCapability& cc);
 const GpuArchitecture* ArchitectureFor(const Catalog& c, const ComputeCapability& cc);
 // The CUDA releases whose nvcc can build SASS for `cc` (first and last), from cuda_targets.
 std::optional<CudaVersion> FirstCudaFor(const Catalog& c, const ComputeCapability& cc);

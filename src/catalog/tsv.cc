@@ -7,13 +7,6 @@
 
 namespace cudamatch {
 
-int TsvTable::Column(std::string_view name) const {
-  for (size_t i = 0; i < header.size(); ++i) {
-    if (header[i] == name) return static_cast<int>(i);
-  }
-  return -1;
-}
-
 Error CellError(const TsvTable& table, const TsvRow& row, int column, std::string_view message) {
   return Err(table.file + ":" + std::to_string(row.line) + ":" + std::to_string(column + 1) +
              ": " + std::string(message));

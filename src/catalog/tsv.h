@@ -20,8 +20,6 @@ struct TsvTable {
   std::vector<std::string> header;
   std::vector<TsvRow> rows;
   std::vector<std::string_view> cells;  // every row's cells, one after another
-
-  int Column(std::string_view name) const;  // -1 if absent
 };
 
 // Sample (torch_releases.tsv):

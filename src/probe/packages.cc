@@ -42,7 +42,7 @@ void ReadMetadata(const Fs& fs, const std::string& path, PackageInfo& pkg, Trail
 bool ReadVersionPy(const Fs& fs, const std::string& path, PackageInfo& pkg, Trail& trail) {
   auto text = fs.Read(path, kSmallFileCap);
   if (!text) {
-    if (fs.Exists(path) || fs.LStat(path).exists()) trail.Error(path, text.error());
+    if (fs.LStat(path).exists()) trail.Error(path, text.error());
     return false;
   }
   VersionPy v = ParseVersionPy(*text);

@@ -27,6 +27,7 @@ struct Candidate {
   std::string kind;
   std::string name;
   std::string found_by;
+  bool known_dir = false;  // discovery already saw a directory there
 };
 
 std::optional<PyVersion> VersionFromName(std::string_view name) {
@@ -82,6 +83,7 @@ void AddSubdirs(const ProbeInput& in, const std::string& dir, const std::string&
     if (!in.fs->IsDir(path)) continue;
     Candidate c = FromPrefix(path, kind, found_by);
     c.name = n;
+    c.known_dir = true;
     out.push_back(std::move(c));
   }
 }
@@ -224,7 +226,7 @@ void ProbePythons(const ProbeInput& in, Snapshot& snap) {
   std::set<std::pair<std::string, std::string>> seen;
   for (const Candidate& c : Discover(in)) {
     auto resolved = in.fs->Resolve(c.prefix);
-    if (!resolved || (c.found_by != "pyenv" && c.kind != "conda" && c.kind != "uv" && !in.fs->IsDir(*resolved))) {
+    if (!resolved || (!c.known_dir && !in.fs->IsDir(*resolved))) {
       trail.Missing(c.prefix, "from " + c.found_by);
       continue;
     }
