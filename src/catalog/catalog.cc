@@ -390,6 +390,7 @@ Result<ArchList> ParseArchList(std::string_view text) {
   ArchList out;
   std::optional<Error> error;
   ForEachItem(text, [&](std::string_view item) {
+    if (error) return;  // the first bad entry is the answer; the rest is not parsed
     std::string_view s = item;
     ArchEntry e;
     if (EndsWith(s, "+PTX")) {

@@ -163,6 +163,7 @@ struct Catalog {
   std::vector<GpuModel> gpus;
   // Name keys of `gpus` for forgiving matches, built on first use (see MatchGpuName).
   mutable std::vector<std::string> gpu_name_keys;
+  mutable std::vector<std::string> gpu_full_keys;
   std::vector<GpuArchitecture> architectures;
   std::vector<CudnnRelease> cudnn;
   std::vector<HostCompiler> host_compilers;

@@ -211,12 +211,16 @@ std::vector<std::string> ModelTokens(std::string_view name) {
 static const std::vector<std::string>& GpuNameKeys(const Catalog& c) {
   if (c.gpu_name_keys.size() != c.gpus.size()) {
     c.gpu_name_keys.clear();
-    for (const GpuModel& g : c.gpus) c.gpu_name_keys.push_back(ShortKey(g.name));
+    c.gpu_full_keys.clear();
+    for (const GpuModel& g : c.gpus) {
+      c.gpu_name_keys.push_back(ShortKey(g.name));
+      c.gpu_full_keys.push_back(AlnumKey(g.name));
+    }
   }
   return c.gpu_name_keys;
 }
 
-GpuMatch MatchGpuName(const Catalog& c, std::string_view query) {
+GpuMatch MatchGpuName(const Catalog& c, std::string_view query, bool suggest) {
   GpuMatch match;
   std::string full = AlnumKey(query), key = ShortKey(query);
   if (key.empty()) return match;
@@ -225,7 +229,7 @@ GpuMatch MatchGpuName(const Catalog& c, std::string_view query) {
   for (size_t i = 0; i < c.gpus.size(); ++i) {
     const GpuModel& g = c.gpus[i];
     const std::string& gk = keys[i];
-    int tier = gk == key || AlnumKey(g.name) == full ? 1
+    int tier = gk == key || c.gpu_full_keys[i] == full ? 1
                : EndsWith(gk, key)                  ? 2
                : gk.find(key) != std::string::npos  ? 3
                                                     : 4;
@@ -242,8 +246,9 @@ GpuMatch MatchGpuName(const Catalog& c, std::string_view query) {
       if (token.size() > model.size() && std::any_of(token.begin(), token.end(), ::isdigit)) model = token;
     }
     for (const GpuModel& g : c.gpus) {
+      if (model.empty()) break;
       std::vector<std::string> tokens = ModelTokens(g.name);
-      if (!model.empty() && std::find(tokens.begin(), tokens.end(), model) != tokens.end()) match.models.push_back(&g);
+      if (std::find(tokens.begin(), tokens.end(), model) != tokens.end()) match.models.push_back(&g);
     }
   }
   if (!match.models.empty()) {
@@ -252,11 +257,17 @@ GpuMatch MatchGpuName(const Catalog& c, std::string_view query) {
     });
     return match;
   }
+  if (!suggest) return match;
+  // The distance is at least the difference in length, so names too far apart in length are
+  // never scored: a garbage name of kilobytes costs a comparison of sizes per model.
+  size_t max_distance = std::max<size_t>(2, key.size() / 3);
   std::vector<std::pair<size_t, const GpuModel*>> scored;
-  for (size_t i = 0; i < c.gpus.size(); ++i) scored.emplace_back(EditDistance(keys[i], key), &c.gpus[i]);
+  for (size_t i = 0; i < c.gpus.size(); ++i) {
+    size_t gap = keys[i].size() > key.size() ? keys[i].size() - key.size() : key.size() - keys[i].size();
+    if (gap <= max_distance) scored.emplace_back(EditDistance(keys[i], key), &c.gpus[i]);
+  }
   std::stable_sort(scored.begin(), scored.end(),
                    [](const auto& a, const auto& b) { return a.first < b.first; });
-  size_t max_distance = std::max<size_t>(2, key.size() / 3);
   for (const auto& [d, g] : scored) {
     if (d > max_distance || match.suggestions.size() >= 3) break;
     match.suggestions.emplace_back(g->name);

@@ -72,8 +72,9 @@ struct GpuMatch {
   std::vector<const GpuModel*> models;      // best matches (several when ambiguous)
   std::vector<std::string> suggestions;     // "did you mean" names when nothing matched
 };
-// "RTX 3090", "3090", "rtx3090", "GeForce RTX 3090", "NVIDIA A100-SXM4-80GB".
-GpuMatch MatchGpuName(const Catalog& c, std::string_view query);
+// "RTX 3090", "3090", "rtx3090", "GeForce RTX 3090", "NVIDIA A100-SXM4-80GB". Suggestions cost
+// an edit distance per model; the probe, which shows none, asks without them.
+GpuMatch MatchGpuName(const Catalog& c, std::string_view query, bool suggest = true);
 std::vector<const GpuModel*> GpusByPciId(const Catalog& c, uint32_t device_id);
 const GpuArchitecture* ArchitectureFor(const Catalog& c, const ComputeCapability& cc);
 // The CUDA releases whose nvcc can build SASS for `cc` (first and last), from cuda_targets.

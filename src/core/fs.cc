@@ -19,7 +19,23 @@ namespace cudamatch {
 
 // ---- paths ----
 
+// Already normal: absolute, and no empty, "." or ".." component (the usual case, one scan).
+static bool IsNormalPath(std::string_view path) {
+  if (path.empty() || path[0] != '/') return false;
+  if (path.size() == 1) return true;
+  size_t start = 1;
+  while (start <= path.size()) {
+    size_t end = path.find('/', start);
+    if (end == std::string_view::npos) end = path.size();
+    std::string_view part = path.substr(start, end - start);
+    if (part.empty() || part == "." || part == "..") return false;
+    start = end + 1;
+  }
+  return true;
+}
+
 std::string NormalizePath(std::string_view path) {
+  if (IsNormalPath(path)) return std::string(path);
   std::vector<std::string_view> parts;
   for (std::string_view p : Split(path, '/')) {
     if (p.empty() || p == ".") continue;

@@ -36,7 +36,7 @@ void Identify(const Catalog* catalog, GpuInfo& gpu) {
   if (catalog == nullptr) return;
   const GpuModel* model = nullptr;
   if (!gpu.name.empty()) {
-    GpuMatch m = MatchGpuName(*catalog, gpu.name);
+    GpuMatch m = MatchGpuName(*catalog, gpu.name, /*suggest=*/false);
     if (!m.models.empty() && AgreeOnCc(m)) model = m.models.front();
   }
   if (model == nullptr && gpu.pci_device_id) {

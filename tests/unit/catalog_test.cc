@@ -168,6 +168,9 @@ TEST(Catalog, ArchListParsesPtxMarker) {
   ASSERT_TRUE(list.ok());
   EXPECT_EQ(ArchListNames(*list), (std::vector<std::string>{"sm_37", "sm_50", "sm_86", "compute_86"}));
   EXPECT_FALSE(ParseArchList("3.7;x").ok());
+  auto bad = ParseArchList("3.7;x;y;z");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().find("'x'"), std::string::npos) << bad.error();  // the first bad entry
 }
 
 TEST(Catalog, EmbeddedFilesMatchTheRepository) {

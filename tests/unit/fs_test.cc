@@ -105,6 +105,13 @@ TEST(FakeFs, ResolvesLinksAndRecordsReads) {
 TEST(Paths, Normalise) {
   EXPECT_EQ(NormalizePath("//a/./b/../c/"), "/a/c");
   EXPECT_EQ(NormalizePath("/.."), "/");
+  EXPECT_EQ(NormalizePath("/usr/local/cuda-12.4/bin/nvcc"), "/usr/local/cuda-12.4/bin/nvcc");
+  EXPECT_EQ(NormalizePath("/"), "/");
+  EXPECT_EQ(NormalizePath("a/b"), "/a/b");
+  EXPECT_EQ(NormalizePath("/a/"), "/a");
+  EXPECT_EQ(NormalizePath("/a/."), "/a");
+  EXPECT_EQ(NormalizePath("/a/b/.."), "/a");
+  EXPECT_EQ(NormalizePath("/a/.b/..c"), "/a/.b/..c");
   EXPECT_EQ(JoinPath("/a/b", "../c"), "/a/c");
   EXPECT_EQ(JoinPath("/a", "/x"), "/x");
   EXPECT_EQ(Dirname("/a/b"), "/a");

@@ -1,6 +1,8 @@
 // Catalog questions answered with real values from the sources.
 #include "catalog/query.h"
 
+#include <string>
+
 #include <gtest/gtest.h>
 
 #include "tests/unit/test_util.h"
@@ -90,6 +92,17 @@ TEST(Query, UnknownGpuGetsSuggestions) {
   GpuMatch m = MatchGpuName(TheCatalog(), "RTX 3099 Tii");
   EXPECT_TRUE(m.models.empty());
   EXPECT_FALSE(m.suggestions.empty());
+  EXPECT_TRUE(MatchGpuName(TheCatalog(), "RTX 3099 Tii", /*suggest=*/false).suggestions.empty());
+}
+
+TEST(Query, GarbageGpuNameOfMegabytesGetsNoSuggestion) {
+  // Every catalog name used to be scored by edit distance against the whole garbage.
+  std::string garbage(1 << 20, 'x');
+  GpuMatch m = MatchGpuName(TheCatalog(), garbage);
+  EXPECT_TRUE(m.models.empty());
+  EXPECT_TRUE(m.suggestions.empty());
+  GpuMatch near = MatchGpuName(TheCatalog(), "RTX 309");  // one letter short still suggests
+  EXPECT_FALSE(near.models.empty() && near.suggestions.empty());
 }
 
 TEST(Query, ArchitecturesAndFirstCuda) {
