@@ -107,7 +107,9 @@ TEST(Integration, DebianTorchIsACpuBuildInTheSystemPython) {
     EXPECT_EQ(p["packages"]["torch"]["variant"], "cpu");
     EXPECT_TRUE(p["packages"]["torch"]["cuda"].is_null());
     std::string vision = DpkgVersion("python3-torchvision");
-    if (!vision.empty()) EXPECT_TRUE(p["packages"].contains("torchvision"));
+    if (!vision.empty()) {
+      EXPECT_TRUE(p["packages"].contains("torchvision"));
+    }
   }
   EXPECT_TRUE(found) << j["pythons"].dump();
 }

@@ -1,8 +1,12 @@
 #include "tests/unit/test_util.h"
 
 #include <fcntl.h>
+#include <gtest/gtest.h>
+#include <linux/capability.h>
 #include <spawn.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -78,6 +82,33 @@ RunResult RunCudamatch(const std::vector<std::string>& args, const std::vector<s
   unlink(out_path.c_str());
   unlink(err_path.c_str());
   return r;
+}
+
+int WithPermissionsEnforced(const std::function<void()>& body) {
+  pid_t pid = fork();
+  if (pid < 0) return -1;
+  if (pid == 0) {
+    if (geteuid() == 0) {
+      // Out of the bounding set: programs this child starts never regain them.
+      for (int cap : {CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH}) {
+        if (prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) != 0) _exit(3);
+      }
+      // Out of this process's own sets.
+      __user_cap_header_struct header{_LINUX_CAPABILITY_VERSION_3, 0};
+      __user_cap_data_struct data[2]{};
+      if (syscall(SYS_capget, &header, data) != 0) _exit(3);
+      for (int cap : {CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH}) {
+        data[cap / 32].effective &= ~(1u << (cap % 32));
+        data[cap / 32].permitted &= ~(1u << (cap % 32));
+      }
+      if (syscall(SYS_capset, &header, data) != 0) _exit(3);
+    }
+    body();
+    _exit(::testing::Test::HasFailure() ? 1 : 0);
+  }
+  int status = 0;
+  waitpid(pid, &status, 0);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
 TempDir::TempDir() {

@@ -1,6 +1,7 @@
 // Shared helpers for the unit tests: the source tree, the embedded catalog, running the binary.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,11 @@ struct RunResult {
 };
 // Runs the cudamatch binary with exactly these environment variables.
 RunResult RunCudamatch(const std::vector<std::string>& args, const std::vector<std::string>& env = {"LANG=C.UTF-8"});
+
+// Runs `body` in a child process for which permission bits apply: as root, the child gives up
+// CAP_DAC_OVERRIDE and CAP_DAC_READ_SEARCH (also for programs it starts). Returns the child's exit
+// status: 0 when `body` recorded no test failure.
+int WithPermissionsEnforced(const std::function<void()>& body);
 
 // A fresh empty directory under the system temp dir, removed by the caller's TempDir guard.
 class TempDir {
