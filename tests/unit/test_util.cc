@@ -91,17 +91,19 @@ int WithPermissionsEnforced(const std::function<void()>& body) {
     if (geteuid() == 0) {
       // Out of the bounding set: programs this child starts never regain them.
       for (int cap : {CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH}) {
-        if (prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) != 0) _exit(3);
+        if (prctl(PR_CAPBSET_READ, cap, 0, 0, 0) == 1 && prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) != 0) {
+          _exit(kCannotEnforcePermissions);
+        }
       }
       // Out of this process's own sets.
       __user_cap_header_struct header{_LINUX_CAPABILITY_VERSION_3, 0};
       __user_cap_data_struct data[2]{};
-      if (syscall(SYS_capget, &header, data) != 0) _exit(3);
+      if (syscall(SYS_capget, &header, data) != 0) _exit(kCannotEnforcePermissions);
       for (int cap : {CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH}) {
         data[cap / 32].effective &= ~(1u << (cap % 32));
         data[cap / 32].permitted &= ~(1u << (cap % 32));
       }
-      if (syscall(SYS_capset, &header, data) != 0) _exit(3);
+      if (syscall(SYS_capset, &header, data) != 0) _exit(kCannotEnforcePermissions);
     }
     body();
     _exit(::testing::Test::HasFailure() ? 1 : 0);

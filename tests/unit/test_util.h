@@ -26,7 +26,9 @@ RunResult RunCudamatch(const std::vector<std::string>& args, const std::vector<s
 
 // Runs `body` in a child process for which permission bits apply: as root, the child gives up
 // CAP_DAC_OVERRIDE and CAP_DAC_READ_SEARCH (also for programs it starts). Returns the child's exit
-// status: 0 when `body` recorded no test failure.
+// status: 0 when `body` recorded no test failure, kCannotEnforcePermissions when root may not give
+// them up (no CAP_SETPCAP).
+constexpr int kCannotEnforcePermissions = 77;
 int WithPermissionsEnforced(const std::function<void()>& body);
 
 // A fresh empty directory under the system temp dir, removed by the caller's TempDir guard.
