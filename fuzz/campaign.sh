@@ -3,13 +3,13 @@
 # are cores, each keeping its corpus in WORK/<target>/corpus so that later runs continue from it.
 # Prints one line per target with the executions libFuzzer counted; exits non-zero on a crash,
 # leaving the input in WORK/<target>/crashes/.
-#   fuzz/campaign.sh BUILD_DIR RUNS [TARGET...]      (WORK: $CUDAMATCH_FUZZ_WORK or fuzz/work)
+#   fuzz/campaign.sh BUILD_DIR RUNS [TARGET...]      (WORK: $CUDAMATCH_FUZZ_WORK or fuzz/runs)
 set -euo pipefail
 build=$1
 runs=$2
 shift 2
 here=$(cd "$(dirname "$0")" && pwd)
-work=${CUDAMATCH_FUZZ_WORK:-$here/work}
+work=${CUDAMATCH_FUZZ_WORK:-$here/runs}
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
   for bin in "$build"/fuzz_*; do targets+=("$(basename "$bin")"); done

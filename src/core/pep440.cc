@@ -41,6 +41,14 @@ class Scanner {
     while (digits.size() > 1 && digits.front() == '0') digits.remove_prefix(1);
     return ParseUint(digits);
   }
+  // The optional separator and number after "rc", "post" or "dev": 0 when there is none.
+  int64_t ImplicitNumber() {
+    size_t before = pos_;
+    EatSeparator();
+    if (auto n = Number()) return *n;
+    pos_ = before;
+    return 0;
+  }
   size_t pos() const { return pos_; }
   void set_pos(size_t p) { pos_ = p; }
   std::string_view rest() const { return s_.substr(std::min(pos_, s_.size())); }
@@ -60,11 +68,7 @@ bool ParsePre(Scanner& sc, Pep440& v) {
   for (const auto& [word, kind] : kWords) {
     if (sc.EatWord(word)) {
       v.pre = kind;
-      size_t before_sep = sc.pos();
-      sc.EatSeparator();
-      auto n = sc.Number();
-      if (!n) sc.set_pos(before_sep);
-      v.pre_number = n.value_or(0);
+      v.pre_number = sc.ImplicitNumber();
       return true;
     }
   }
@@ -84,11 +88,7 @@ bool ParsePost(Scanner& sc, Pep440& v) {
   sc.EatSeparator();
   for (std::string_view word : {"post", "rev", "r"}) {
     if (sc.EatWord(word)) {
-      size_t before_sep = sc.pos();
-      sc.EatSeparator();
-      auto n = sc.Number();
-      if (!n) sc.set_pos(before_sep);
-      v.post = n.value_or(0);
+      v.post = sc.ImplicitNumber();
       return true;
     }
   }
@@ -100,11 +100,7 @@ bool ParseDev(Scanner& sc, Pep440& v) {
   size_t save = sc.pos();
   sc.EatSeparator();
   if (sc.EatWord("dev")) {
-    size_t before_sep = sc.pos();
-    sc.EatSeparator();
-    auto n = sc.Number();
-    if (!n) sc.set_pos(before_sep);
-    v.dev = n.value_or(0);
+    v.dev = sc.ImplicitNumber();
     return true;
   }
   sc.set_pos(save);
