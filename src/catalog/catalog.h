@@ -161,9 +161,12 @@ struct Catalog {
   std::vector<DriverBranch> branches;
   std::vector<CudaTargets> targets;
   std::vector<GpuModel> gpus;
-  // Name keys of `gpus` for forgiving matches, built on first use (see MatchGpuName).
-  mutable std::vector<std::string> gpu_name_keys;
-  mutable std::vector<std::string> gpu_full_keys;
+  // Name keys of `gpus` for forgiving matches, one per model, built on first use (MatchGpuName).
+  struct GpuNameKey {
+    std::string short_key;  // letters and digits, lower case, without "nvidia"/"geforce" in front
+    std::string full_key;   // letters and digits, lower case
+  };
+  mutable std::vector<GpuNameKey> gpu_name_keys;
   std::vector<GpuArchitecture> architectures;
   std::vector<CudnnRelease> cudnn;
   std::vector<HostCompiler> host_compilers;

@@ -208,14 +208,10 @@ std::vector<std::string> ModelTokens(std::string_view name) {
 
 }  // namespace
 
-static const std::vector<std::string>& GpuNameKeys(const Catalog& c) {
+static const std::vector<Catalog::GpuNameKey>& GpuNameKeys(const Catalog& c) {
   if (c.gpu_name_keys.size() != c.gpus.size()) {
     c.gpu_name_keys.clear();
-    c.gpu_full_keys.clear();
-    for (const GpuModel& g : c.gpus) {
-      c.gpu_name_keys.push_back(ShortKey(g.name));
-      c.gpu_full_keys.push_back(AlnumKey(g.name));
-    }
+    for (const GpuModel& g : c.gpus) c.gpu_name_keys.push_back({ShortKey(g.name), AlnumKey(g.name)});
   }
   return c.gpu_name_keys;
 }
@@ -224,12 +220,12 @@ GpuMatch MatchGpuName(const Catalog& c, std::string_view query, bool suggest) {
   GpuMatch match;
   std::string full = AlnumKey(query), key = ShortKey(query);
   if (key.empty()) return match;
-  const std::vector<std::string>& keys = GpuNameKeys(c);
+  const std::vector<Catalog::GpuNameKey>& keys = GpuNameKeys(c);
   int best_tier = 4;
   for (size_t i = 0; i < c.gpus.size(); ++i) {
     const GpuModel& g = c.gpus[i];
-    const std::string& gk = keys[i];
-    int tier = gk == key || c.gpu_full_keys[i] == full ? 1
+    const std::string& gk = keys[i].short_key;
+    int tier = gk == key || keys[i].full_key == full ? 1
                : EndsWith(gk, key)                  ? 2
                : gk.find(key) != std::string::npos  ? 3
                                                     : 4;
@@ -263,8 +259,9 @@ GpuMatch MatchGpuName(const Catalog& c, std::string_view query, bool suggest) {
   size_t max_distance = std::max<size_t>(2, key.size() / 3);
   std::vector<std::pair<size_t, const GpuModel*>> scored;
   for (size_t i = 0; i < c.gpus.size(); ++i) {
-    size_t gap = keys[i].size() > key.size() ? keys[i].size() - key.size() : key.size() - keys[i].size();
-    if (gap <= max_distance) scored.emplace_back(EditDistance(keys[i], key), &c.gpus[i]);
+    const std::string& gk = keys[i].short_key;
+    size_t gap = gk.size() > key.size() ? gk.size() - key.size() : key.size() - gk.size();
+    if (gap <= max_distance) scored.emplace_back(EditDistance(gk, key), &c.gpus[i]);
   }
   std::stable_sort(scored.begin(), scored.end(),
                    [](const auto& a, const auto& b) { return a.first < b.first; });
