@@ -55,13 +55,11 @@ void CheckDriverMissing(const Snapshot& s, const Catalog& c, std::vector<Finding
 void CheckModuleNotLoaded(const Snapshot& s, const Catalog&, std::vector<Finding>& out) {
   const DriverInfo& d = s.driver;
   if (d.kernel_module_loaded || d.wsl || (d.libcuda_paths.empty() && !d.userspace_version)) return;
-  Finding f{"driver.module_not_loaded", Severity::kError,
-            {{"driver", d.userspace_version ? d.userspace_version->text : "?"}},
-            {DriverEvidence(d), "no /proc/driver/nvidia/version and no /sys/module/nvidia/version"},
-            "sudo modprobe nvidia",
-            "driver"};
-  if (!d.nvml_status.empty()) f.evidence.push_back("NVML: " + d.nvml_status);
-  out.push_back(std::move(f));
+  out.push_back(Finding{"driver.module_not_loaded", Severity::kError,
+                        {{"driver", d.userspace_version ? d.userspace_version->text : "?"}},
+                        {DriverEvidence(d), "no /proc/driver/nvidia/version and no /sys/module/nvidia/version"},
+                        "sudo modprobe nvidia",
+                        "driver"});
 }
 
 void CheckDriverMismatch(const Snapshot& s, const Catalog&, std::vector<Finding>& out) {

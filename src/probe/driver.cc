@@ -113,17 +113,17 @@ void ProbeLibraries(const ProbeInput& in, DriverInfo& d, Trail& trail) {
 void ProbeNvml(const ProbeInput& in, DriverInfo& d, Trail& trail) {
   if (in.nvml == nullptr) {
     d.nvml_status = "skipped.root";
-    trail.Skipped("nvml", d.nvml_status);
+    trail.Skipped("nvml", "--root inspects an image: no library of this host is loaded");
     return;
   }
   if (!d.kernel_module_loaded && !d.wsl) {
     d.nvml_status = "skipped.no_module";
-    trail.Skipped("nvml", d.nvml_status);
+    trail.Skipped("nvml", "the kernel module is not loaded");
     return;
   }
   if (d.nvml_paths.empty() && !d.wsl) {
     d.nvml_status = "skipped.no_library";
-    trail.Skipped("nvml", d.nvml_status);
+    trail.Skipped("nvml", "no libnvidia-ml.so.1 in any library directory");
     return;
   }
   if (Status s = in.nvml->Init(); !s.ok()) {
