@@ -30,6 +30,9 @@ void CheckCpuBuild(const Snapshot& s, const Catalog& c, std::vector<Finding>& ou
 void CheckRocmBuild(const Snapshot& s, const Catalog& c, std::vector<Finding>& out);
 void CheckTorchPython(const Snapshot& s, const Catalog& c, std::vector<Finding>& out);
 void CheckTorchUnknown(const Snapshot& s, const Catalog& c, std::vector<Finding>& out);
+// A torch newer than the catalog's wheel facts for the platform (rules_newer.cc).
+void CheckTorchBeyondCatalog(const Snapshot& s, const Catalog& c, std::vector<Finding>& out);
+bool BeyondCatalog(const Catalog& c, const PackageInfo& torch, const Platform& p);
 
 // Toolchain and environment (rules_env.cc).
 void CheckNvccMajor(const Snapshot& s, const Catalog& c, std::vector<Finding>& out);

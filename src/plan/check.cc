@@ -89,8 +89,8 @@ void CheckPairs(State& s) {
   for (bool audio : {false, true}) {
     const auto& have = audio ? s.audio : s.vision;
     const auto& want = audio ? t->torchaudio : t->torchvision;
-    if (!have || !want || have->WithoutLocal() == *want) continue;
     const char* name = audio ? "torchaudio" : "torchvision";
+    if (!have || !want || CompanionPairs(s.c, name, *have, *t)) continue;
     s.result.problems.push_back({"check.unpaired",
                                  {{"name", name}, {"version", have->Public()}, {"torch", t->torch.Public()}, {"paired", want->Public()}},
                                  std::string(name) + "==" + want->Public()});
@@ -121,7 +121,8 @@ void CheckMachine(State& s) {
     return;
   }
   std::string tag = s.label;
-  if (tag.empty() && t->pypi_default) tag = IsPypiDefault(*t, *t->pypi_default, s.spec.platform) ? t->pypi_default->tag : "";
+  const TorchVariant* pypi = PypiDefaultVariant(s.c, *t, s.spec.platform.Name());
+  if (tag.empty() && pypi != nullptr) tag = pypi->variant.tag;
   if (tag.empty() && s.spec.platform.os != Os::kLinux) tag = "cpu";
   const TorchVariant* v = tag.empty() ? nullptr : FindVariant(s.c, t->torch, s.spec.platform.Name(), tag);
   if (v == nullptr) {

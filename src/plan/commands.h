@@ -29,9 +29,6 @@ struct InstallRequest {
   const Mirror* mirror = nullptr;  // --mirror; null for the official indexes
 };
 
-// Whether plain `pip install torch==X` from PyPI gets this variant on this platform.
-bool IsPypiDefault(const TorchRelease& release, const Variant& variant, const Platform& platform);
-
 InstallCommands BuildInstallCommands(const InstallRequest& req);
 
 }  // namespace cudamatch

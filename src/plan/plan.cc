@@ -4,6 +4,7 @@
 #include <tuple>
 
 #include "core/text.h"
+#include "plan/platform_gate.h"
 
 namespace cudamatch {
 
@@ -74,9 +75,9 @@ std::optional<Reason> CheckGpus(const Catalog& c, const MachineSpec& spec, const
 
 // Higher is better: full driver support over minor-version compatibility; with the driver
 // unknown, PyPI's default variant (what most users get); then the newer CUDA.
-std::tuple<int, bool, CudaVersion> Rank(DriverFit fit, const TorchRelease& t, const TorchVariant& v, const Platform& p) {
+std::tuple<int, bool, CudaVersion> Rank(DriverFit fit, const TorchVariant& v) {
   int driver_rank = fit == DriverFit::kFull ? 2 : fit == DriverFit::kUnknown ? 1 : 0;
-  bool preferred = fit == DriverFit::kUnknown && IsPypiDefault(t, v.variant, p);
+  bool preferred = fit == DriverFit::kUnknown && v.pypi_default;
   return {driver_rank, preferred, v.variant.cuda.value_or(CudaVersion{})};
 }
 
@@ -100,8 +101,7 @@ std::optional<Choice> BestVariant(const Catalog& c, const MachineSpec& spec, con
       continue;
     }
     if (v->variant.is_cuda()) CheckDriver(c, spec, *v, nullptr, &choice.fit);
-    if (!best || (v->variant.is_cuda() && Rank(choice.fit, t, *v, spec.platform) >
-                                              Rank(best->fit, t, *best->variant, spec.platform))) {
+    if (!best || (v->variant.is_cuda() && Rank(choice.fit, *v) > Rank(best->fit, *best->variant))) {
       best = choice;
     }
   }
@@ -138,7 +138,9 @@ std::optional<Reason> CheckCandidate(const Catalog& c, const MachineSpec& spec, 
   return std::nullopt;
 }
 
-Plan MakePlan(const Catalog& c, const MachineSpec& spec) {
+Plan MakePlan(const Catalog& c, const MachineSpec& asked) {
+  PlatformGate gate = GatePlatform(asked);
+  const MachineSpec& spec = gate.spec;
   Plan plan;
   for (auto it = c.torch.rbegin(); it != c.torch.rend(); ++it) {
     const TorchRelease& t = *it;
@@ -151,7 +153,8 @@ Plan MakePlan(const Catalog& c, const MachineSpec& spec) {
     plan.release = &t;
     plan.variant = best->variant;
     plan.driver_fit = best->fit;
-    plan.caveats = std::move(best->caveats);
+    plan.caveats = gate.notes;
+    plan.caveats.insert(plan.caveats.end(), best->caveats.begin(), best->caveats.end());
     plan.commands = BuildInstallCommands(
         InstallRequest{&t, best->variant, spec.platform, spec.with_torchvision, spec.with_torchaudio, spec.mirror});
     if (plan.commands.mirror_cannot_serve) {
@@ -169,6 +172,7 @@ Plan MakePlan(const Catalog& c, const MachineSpec& spec) {
     plan.reasons.push_back(r.reason);
   }
   if (plan.reasons.empty()) plan.reasons.push_back({"reject.torch_spec", {{"spec", spec.torch.text}}});
+  plan.reasons.insert(plan.reasons.begin(), gate.notes.begin(), gate.notes.end());
   return plan;
 }
 

@@ -101,8 +101,9 @@ TEST(Plan, EveryGpuMustBeServed) {
   // single variant carries code for both, and the plan says so.
   Plan both = MakePlan(TheCatalog(), Spec("580.65.06", {"6.1", "12.0"}, nullptr));
   EXPECT_EQ(both.release, nullptr);
-  ASSERT_FALSE(both.reasons.empty());
-  EXPECT_EQ(both.reasons.front().id, "reject.no_kernels");
+  bool no_kernels = false;  // 2.15.0, newer than the catalog's wheel rows, adds "no wheels"
+  for (const Reason& r : both.reasons) no_kernels = no_kernels || r.id == "reject.no_kernels";
+  EXPECT_TRUE(no_kernels);
   EXPECT_NE(MakePlan(TheCatalog(), Spec("580.65.06", {"6.1"}, nullptr)).release, nullptr);
   EXPECT_NE(MakePlan(TheCatalog(), Spec("580.65.06", {"12.0"}, nullptr)).release, nullptr);
 }
