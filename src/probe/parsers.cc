@@ -309,3 +309,23 @@ PipConfig ParsePipConf(std::string_view text) {
 }
 
 }  // namespace cudamatch
+
+namespace cudamatch {
+
+std::optional<std::string> ParseNvccWrapper(std::string_view text) {
+  if (!StartsWith(text, "#!")) return std::nullopt;
+  for (std::string_view line : Lines(text)) {
+    line = Trim(line);
+    if (line.empty() || line.front() == '#') continue;
+    size_t end = line.find("/bin/nvcc");
+    if (end == std::string_view::npos) continue;
+    size_t start = line.rfind(' ', end);
+    start = start == std::string_view::npos ? 0 : start + 1;
+    std::string_view path = line.substr(start, end + 9 - start);
+    if (!path.empty() && (path.front() == '"' || path.front() == '\'')) path.remove_prefix(1);
+    if (StartsWith(path, "/") && path.find('$') == std::string_view::npos) return std::string(path);
+  }
+  return std::nullopt;
+}
+
+}  // namespace cudamatch

@@ -118,8 +118,10 @@ struct PythonEnv {
   std::string version_source;
   std::string kind;  // "system", "venv", "conda", "pyenv", "uv", "given"
   std::string name;  // conda env name, pyenv version
+  bool active = false;        // the environment a bare `python` in this shell runs
+  std::string active_reason;  // "VIRTUAL_ENV", "CONDA_PREFIX", "PYENV_VERSION", "pyenv version", "PATH"
   std::vector<std::string> found_by;
-  std::vector<std::string> site_packages;
+  std::vector<std::string> site_packages;  // every site directory (lib and lib64), one environment
   std::map<std::string, PackageInfo> packages;  // torch, torchvision, torchaudio, triton, nvidia-*
 };
 

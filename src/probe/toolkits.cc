@@ -1,5 +1,5 @@
 // CUDA toolkit probe: every toolkit, and which one is active. Sources, in order:
-//   locations: nvcc on PATH, CUDA_HOME, CUDA_PATH, CUDA_ROOT, /usr/local/cuda*, /opt/cuda*,
+//   locations: nvcc on PATH (links and wrapper scripts followed by reading them), CUDA_HOME, CUDA_PATH, CUDA_ROOT, /usr/local/cuda*, /opt/cuda*,
 //              Debian's /usr/lib/cuda (+ /usr/bin/nvcc), conda environments with bin/nvcc,
 //              pip's nvidia-cuda-nvcc wheels (site-packages/nvidia/cuda_nvcc, nvidia/cu13)
 //   version:   version.json, version.txt, include/cuda.h (CUDA_VERSION), the
@@ -80,11 +80,31 @@ void AddEnv(const ProbeInput& in, std::vector<Location>& out) {
   }
 }
 
-void AddPath(const ProbeInput& in, std::vector<Location>& out) {
+// The real nvcc behind a PATH entry: links resolved, wrapper scripts read (never run) and
+// followed to the nvcc they exec, at most four deep. nullopt when it leads to no nvcc binary.
+std::optional<std::string> RealNvcc(const Fs& fs, const std::string& nvcc, Trail& trail) {
+  std::string path = nvcc;
+  for (int depth = 0; depth < 4; ++depth) {
+    auto real = fs.Resolve(path);
+    if (!real || !fs.IsFile(*real)) return std::nullopt;
+    auto head = fs.Read(*real, 4096);
+    if (!head || !StartsWith(*head, "#!")) return *real;
+    auto target = ParseNvccWrapper(*head);
+    if (!target) {
+      trail.Missing(*real, "a script that names no nvcc");
+      return std::nullopt;
+    }
+    trail.Found(*real, "a script that runs " + *target);
+    path = *target;
+  }
+  return std::nullopt;
+}
+
+void AddPath(const ProbeInput& in, std::vector<Location>& out, Trail& trail) {
   for (const std::string& dir : PathDirs(in)) {
     std::string nvcc = dir + "/nvcc";
     if (!in.fs->IsFile(nvcc)) continue;
-    auto real = in.fs->Resolve(nvcc);
+    auto real = RealNvcc(*in.fs, nvcc, trail);
     if (!real) continue;
     std::string root(Dirname(Dirname(*real)));
     if (root == "/usr" && in.fs->IsDir("/usr/lib/cuda")) root = "/usr/lib/cuda";  // Debian's layout
@@ -152,7 +172,7 @@ void MarkActive(const ProbeInput& in, Snapshot& snap, const std::vector<Location
 void ProbeToolkits(const ProbeInput& in, Snapshot& snap) {
   Trail trail(snap, "toolkits");
   std::vector<Location> locations;
-  AddPath(in, locations);
+  AddPath(in, locations, trail);
   AddEnv(in, locations);
   AddGlob(in, "/usr/local", locations);
   AddGlob(in, "/opt", locations);

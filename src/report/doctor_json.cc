@@ -75,6 +75,8 @@ Json PythonJson(const PythonEnv& e) {
   j["version_source"] = OptText(e.version_source);
   j["kind"] = e.kind;
   j["name"] = OptText(e.name);
+  j["active"] = e.active;
+  j["active_reason"] = OptText(e.active_reason);
   j["found_by"] = StringList(e.found_by);
   j["site_packages"] = StringList(e.site_packages);
   Json pkgs = Json::object();
