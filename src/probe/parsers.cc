@@ -312,6 +312,19 @@ PipConfig ParsePipConf(std::string_view text) {
 
 namespace cudamatch {
 
+std::optional<int> ParseHostConfigMaxGcc(std::string_view text) {
+  for (std::string_view line : Lines(text)) {
+    line = Trim(line);
+    if (!StartsWith(line, "#if")) continue;
+    size_t at = line.find("__GNUC__ > ");
+    if (at == std::string_view::npos) continue;
+    std::string_view rest = line.substr(at + 11);
+    auto n = ParseUint(rest.substr(0, rest.find_first_not_of("0123456789")));
+    if (n && *n > 0 && *n < 100) return static_cast<int>(*n);
+  }
+  return std::nullopt;
+}
+
 std::optional<std::string> ParseNvccWrapper(std::string_view text) {
   if (!StartsWith(text, "#!")) return std::nullopt;
   for (std::string_view line : Lines(text)) {

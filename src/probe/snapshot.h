@@ -88,6 +88,8 @@ struct ToolkitInfo {
   bool has_nvcc = false;
   bool active = false;
   std::string active_reason;  // "PATH", "CUDA_HOME", "/usr/local/cuda"
+  std::optional<int> max_gcc;  // the newest GCC major its crt/host_config.h accepts
+  std::string max_gcc_source;
 };
 
 struct CudnnInfo {

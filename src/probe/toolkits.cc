@@ -4,6 +4,7 @@
 //              pip's nvidia-cuda-nvcc wheels (site-packages/nvidia/cuda_nvcc, nvidia/cu13)
 //   version:   version.json, version.txt, include/cuda.h (CUDA_VERSION), the
 //              nvidia_cuda_nvcc dist-info name beside it, the conda-meta record of cuda-nvcc
+//   host GCC:  include/crt/host_config.h (the "#if __GNUC__ > N" check nvcc makes)
 //   active:    the first nvcc on PATH, else CUDA_HOME / CUDA_PATH, else the /usr/local/cuda link
 #include <algorithm>
 
@@ -72,6 +73,19 @@ void FillVersion(const Fs& fs, ToolkitInfo& t, Trail& trail) {
   if (!t.version) t.version = VersionFromCondaMeta(fs, p, &t.version_source);
   if (t.version) trail.Found(t.version_source, t.version->ToString());
   else trail.Missing(p, "no version.json, version.txt or cuda.h");
+}
+
+void FillHostCompilerLimit(const Fs& fs, ToolkitInfo& t, Trail& trail) {
+  for (const char* header : {"/include/crt/host_config.h", "/targets/x86_64-linux/include/crt/host_config.h",
+                             "/targets/sbsa-linux/include/crt/host_config.h", "/include/host_config.h"}) {
+    auto text = fs.Read(t.path + header, kMetadataCap);
+    if (!text) continue;
+    if ((t.max_gcc = ParseHostConfigMaxGcc(*text))) {
+      t.max_gcc_source = t.path + header;
+      trail.Found(t.max_gcc_source, "GCC up to " + std::to_string(*t.max_gcc));
+      return;
+    }
+  }
 }
 
 void AddEnv(const ProbeInput& in, std::vector<Location>& out) {
@@ -199,6 +213,7 @@ void ProbeToolkits(const ProbeInput& in, Snapshot& snap) {
     t.kind = l.kind;
     t.has_nvcc = in.fs->IsFile(t.path + "/bin/nvcc");
     FillVersion(*in.fs, t, trail);
+    FillHostCompilerLimit(*in.fs, t, trail);
     snap.toolkits.push_back(std::move(t));
   }
   MarkActive(in, snap, locations);

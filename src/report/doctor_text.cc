@@ -166,6 +166,7 @@ std::string RenderFinding(const Finding& f, const TextOptions& o) {
   out += "    " + Labelled(L, "finding.why", TrArgs(L, "finding." + f.id + ".why", f.args)) + "\n";
   for (const EvidenceItem& e : f.evidence) out += "    " + Labelled(L, "finding.evidence", TrArgs(L, e.id, e.args)) + "\n";
   if (!f.fix.empty()) out += "    " + Labelled(L, "finding.fix", o.style.Green(f.fix)) + "\n";
+  if (!f.fix_next.empty()) out += "    " + Labelled(L, "finding.fix_next", o.style.Green(f.fix_next)) + "\n";
   if (!f.topic.empty()) out += "    " + o.style.Dim(Tr(L, "finding.more", {{"topic", f.topic}})) + "\n";
   return out;
 }
