@@ -41,8 +41,6 @@ void CheckPipMirror(const Snapshot& s, const Catalog& c, std::vector<Finding>& o
 std::string DriverEvidence(const DriverInfo& d);
 std::string EnvLabel(const PythonEnv& env);
 std::string TorchEvidence(const PythonEnv& env, const PackageInfo& torch);
-// The pip command of the best plan for one environment on this machine ("" if none fits).
-std::string PlanCommand(const Snapshot& s, const Catalog& c, const PythonEnv* env);
 // The catalog row of an installed build, when its release and variant are known.
 const TorchVariant* InstalledVariant(const Catalog& c, const PackageInfo& torch, const Platform& p);
 
