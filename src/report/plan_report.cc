@@ -154,7 +154,7 @@ std::string RenderCheck(const CheckResult& r, const TextOptions& o) {
   for (const Reason& n : r.notes) out += o.style.Dim(ReasonText(n, L)) + "\n";
   for (const Problem& p : r.problems) {
     out += o.style.Red(Tr(L, "severity.error")) + " " + ProblemText(p, L) + "\n";
-    if (!p.fix.empty()) out += "  " + Tr(L, "finding.fix") + " " + o.style.Green(p.fix) + "\n";
+    if (!p.fix.empty()) out += "  " + Labelled(L, "finding.fix", o.style.Green(p.fix)) + "\n";
   }
   if (!r.corrected.empty()) {
     out += "\n" + Tr(L, "check.corrected") + "\n  " + Join(r.corrected, "\n  ") + "\n";
