@@ -50,8 +50,6 @@ EvidenceItem PackageEvidence(const PackageInfo& pkg);
 EvidenceItem GpuEvidence(const GpuInfo& g);
 // The environment's interpreter for "<python> -m pip ..." ("python" when unknown).
 std::string PythonOf(const PythonEnv& env);
-// The pip command of the best plan for one environment on this machine ("" if none fits).
-std::string PlanCommand(const Snapshot& s, const Catalog& c, const PythonEnv* env);
 // The catalog row of an installed build, when its release and variant are known.
 const TorchVariant* InstalledVariant(const Catalog& c, const PackageInfo& torch, const Platform& p);
 
