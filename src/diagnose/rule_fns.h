@@ -34,6 +34,10 @@ void CheckTorchUnknown(const Snapshot& s, const Catalog& c, std::vector<Finding>
 void CheckTorchBeyondCatalog(const Snapshot& s, const Catalog& c, std::vector<Finding>& out);
 bool BeyondCatalog(const Catalog& c, const PackageInfo& torch, const Platform& p);
 
+// How one environment's packages fit together (rules_stack.cc).
+void CheckCompanionBuilds(const Snapshot& s, const Catalog& c, std::vector<Finding>& out);
+void CheckNvidiaWheels(const Snapshot& s, const Catalog& c, std::vector<Finding>& out);
+
 // Toolchain and environment (rules_env.cc).
 void CheckNvccMajor(const Snapshot& s, const Catalog& c, std::vector<Finding>& out);
 void CheckGccTooNew(const Snapshot& s, const Catalog& c, std::vector<Finding>& out);
@@ -41,11 +45,14 @@ void CheckLdLibraryPath(const Snapshot& s, const Catalog& c, std::vector<Finding
 void CheckPipMirror(const Snapshot& s, const Catalog& c, std::vector<Finding>& out);
 
 // Shared helpers.
-std::string DriverEvidence(const DriverInfo& d);
-std::string EnvLabel(const PythonEnv& env);
-std::string TorchEvidence(const PythonEnv& env, const PackageInfo& torch);
-// The pip command of the best plan for one environment on this machine ("" if none fits).
-std::string PlanCommand(const Snapshot& s, const Catalog& c, const PythonEnv* env);
+EvidenceItem Ev(std::string id, MessageArgs args = {});
+// The driver's kernel module, user space and CUDA, one item each ("evidence.no_driver" if none).
+std::vector<EvidenceItem> DriverEvidence(const DriverInfo& d);
+EvidenceItem TorchEvidence(const PythonEnv& env, const PackageInfo& torch);
+EvidenceItem PackageEvidence(const PackageInfo& pkg);
+EvidenceItem GpuEvidence(const GpuInfo& g);
+// The environment's interpreter for "<python> -m pip ..." ("python" when unknown).
+std::string PythonOf(const PythonEnv& env);
 // The catalog row of an installed build, when its release and variant are known.
 const TorchVariant* InstalledVariant(const Catalog& c, const PackageInfo& torch, const Platform& p);
 

@@ -3,6 +3,8 @@
 #include <algorithm>
 
 #include "diagnose/rule_fns.h"
+#include "core/text.h"
+#include "plan/fix.h"
 #include "plan/spec.h"
 
 namespace cudamatch {
@@ -27,7 +29,8 @@ const std::vector<Rule>& Rules() {
       {"nvcc-major", CheckNvccMajor},               {"gcc-too-new", CheckGccTooNew},
       {"ld-library-path", CheckLdLibraryPath},      {"pip-mirror", CheckPipMirror},
       {"forward-compat", CheckForwardCompat},       {"unknown-gpu", CheckUnknownGpu},
-      {"torch-unknown", CheckTorchUnknown},         {"torch-beyond-catalog", CheckTorchBeyondCatalog},
+      {"torch-unknown", CheckTorchUnknown},         {"companion-builds", CheckCompanionBuilds},
+      {"nvidia-wheels", CheckNvidiaWheels},         {"torch-beyond-catalog", CheckTorchBeyondCatalog},
   };
   return kRules;
 }
@@ -42,14 +45,50 @@ const std::vector<std::string_view>& FindingIds() {
       "torch.rocm_on_nvidia",    "torch.python_unsupported", "toolkit.nvcc_major",
       "toolkit.gcc_too_new",     "env.ld_library_path",      "pip.mirror_default_only",
       "driver.forward_compat",   "gpu.unknown",              "torch.not_in_catalog",
-      "torch.beyond_catalog",
+      "torch.audio_cuda_mismatch", "torch.nvidia_wheels_missing", "torch.nvidia_wheels_mismatch",
+      "container.module_not_loaded", "container.driver_mismatch", "torch.beyond_catalog",
   };
   return kIds;
 }
 
-std::vector<Finding> Diagnose(const Snapshot& snap, const Catalog& c) {
+std::vector<Finding> RunRules(const Snapshot& snap, const Catalog& c) {
   std::vector<Finding> out;
   for (const Rule& rule : Rules()) rule.check(snap, c, out);
+  return out;
+}
+
+namespace {
+
+std::string Arg(const Finding& f, std::string_view key) {
+  for (const auto& [k, v] : f.args) {
+    if (k == key) return v;
+  }
+  return "";
+}
+
+bool Same(const Finding& a, const Finding& b) { return a.id == b.id && Arg(a, "env") == Arg(b, "env"); }
+
+}  // namespace
+
+FixCheck VerifyFix(const Snapshot& snap, const Catalog& c, const Finding& f, const std::vector<Finding>& before) {
+  if (!StartsWith(f.fix, "pip install ")) return FixCheck::kNotAPipInstall;
+  auto after_snap = ApplyPipCommand(c, snap, Arg(f, "env"), f.fix);
+  if (!after_snap) return FixCheck::kCannotApply;
+  std::vector<Finding> after = RunRules(*after_snap, c);
+  for (const Finding& x : after) {
+    if (Same(x, f)) return FixCheck::kStillThere;
+    bool existed = std::any_of(before.begin(), before.end(), [&](const Finding& b) { return Same(b, x); });
+    if (x.severity == Severity::kError && !existed) return FixCheck::kRaisesError;
+  }
+  return FixCheck::kClears;
+}
+
+std::vector<Finding> Diagnose(const Snapshot& snap, const Catalog& c) {
+  std::vector<Finding> out = RunRules(snap, c);
+  for (Finding& f : out) {
+    FixCheck check = VerifyFix(snap, c, f, out);
+    if (check != FixCheck::kClears && check != FixCheck::kNotAPipInstall) f.fix.clear();
+  }
   std::stable_sort(out.begin(), out.end(),
                    [](const Finding& a, const Finding& b) { return a.severity < b.severity; });
   return out;
@@ -60,31 +99,35 @@ bool HasErrors(const std::vector<Finding>& findings) {
                      [](const Finding& f) { return f.severity == Severity::kError; });
 }
 
-std::string DriverEvidence(const DriverInfo& d) {
-  std::vector<std::string> parts;
-  if (d.kernel_version) parts.push_back("kernel module " + d.kernel_version->text + " (" + d.kernel_source + ")");
-  if (d.userspace_version) parts.push_back("user space " + d.userspace_version->text + " (" + d.userspace_source + ")");
-  if (d.cuda) parts.push_back("serves CUDA " + d.cuda->MajorMinor() + " (" + d.cuda_source + ")");
-  std::string out;
-  for (const std::string& p : parts) out += (out.empty() ? "" : "; ") + p;
-  return out.empty() ? "no NVIDIA driver found" : "driver: " + out;
-}
+EvidenceItem Ev(std::string id, MessageArgs args) { return EvidenceItem{std::move(id), std::move(args)}; }
 
-std::string EnvLabel(const PythonEnv& env) {
-  std::string v = env.version ? " (Python " + env.version->ToString() + ")" : "";
-  return env.prefix + v;
-}
-
-std::string TorchEvidence(const PythonEnv& env, const PackageInfo& torch) {
-  std::string out = "torch " + (torch.version ? torch.version->ToString() : "?") + " in " + EnvLabel(env);
-  if (torch.cuda) out += ", built with CUDA " + torch.cuda->MajorMinor();
-  if (!torch.version_source.empty()) out += " (" + torch.version_source + ")";
+std::vector<EvidenceItem> DriverEvidence(const DriverInfo& d) {
+  std::vector<EvidenceItem> out;
+  if (d.kernel_version) out.push_back(Ev("evidence.driver_kernel", {{"version", d.kernel_version->text}, {"source", d.kernel_source}}));
+  if (d.userspace_version) {
+    out.push_back(Ev("evidence.driver_userspace", {{"version", d.userspace_version->text}, {"source", d.userspace_source}}));
+  }
+  if (d.cuda) out.push_back(Ev("evidence.driver_cuda", {{"cuda", d.cuda->MajorMinor()}, {"source", d.cuda_source}}));
+  if (out.empty()) out.push_back(Ev("evidence.no_driver"));
   return out;
 }
 
-std::string PlanCommand(const Snapshot& s, const Catalog& c, const PythonEnv* env) {
-  Plan plan = MakePlan(c, SpecFromSnapshot(s, env));
-  return plan.release ? plan.commands.pip : "";
+EvidenceItem TorchEvidence(const PythonEnv& env, const PackageInfo& torch) {
+  MessageArgs args = {{"version", torch.version ? torch.version->ToString() : "?"}, {"env", env.prefix}, {"source", torch.version_source}};
+  if (!torch.cuda) return Ev("evidence.torch", std::move(args));
+  args.emplace_back("cuda", torch.cuda->MajorMinor());
+  return Ev("evidence.torch_cuda", std::move(args));
+}
+
+EvidenceItem PackageEvidence(const PackageInfo& pkg) {
+  return Ev("evidence.package", {{"package", pkg.name}, {"version", pkg.version->ToString()}, {"source", pkg.version_source}});
+}
+
+EvidenceItem GpuEvidence(const GpuInfo& g) {
+  MessageArgs args = {{"gpu", g.name.empty() ? "NVIDIA GPU" : g.name}, {"source", g.source}};
+  if (!g.cc) return Ev("evidence.gpu", std::move(args));
+  args.emplace_back("cc", g.cc->ToString());
+  return Ev("evidence.gpu_cc", std::move(args));
 }
 
 const TorchVariant* InstalledVariant(const Catalog& c, const PackageInfo& torch, const Platform& p) {

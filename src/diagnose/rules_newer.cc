@@ -41,7 +41,7 @@ void CheckTorchBeyondCatalog(const Snapshot& s, const Catalog& c, std::vector<Fi
                           {{"env", env.prefix}, {"torch", torch.version->ToString()}, {"date", c.data_date},
                            {"newest", newest->torch.Public()}, {"platform", s.platform.Name()},
                            {"cuda", cuda}, {"targets", TargetRange(c, torch.cuda)}},
-                          {TorchEvidence(env, torch), "catalog data of " + c.data_date},
+                          {TorchEvidence(env, torch), Ev("evidence.catalog_date", {{"date", c.data_date}})},
                           "",
                           "layers"});
   }

@@ -3,6 +3,7 @@
 // version; releases the catalog does not know.
 #include "core/text.h"
 #include "diagnose/rule_fns.h"
+#include "plan/fix.h"
 
 namespace cudamatch {
 
@@ -20,6 +21,10 @@ void ForEachTorch(const Snapshot& s, Fn fn) {
 const PackageInfo* Package(const PythonEnv& env, const char* name) {
   auto it = env.packages.find(name);
   return it == env.packages.end() || !it->second.version ? nullptr : &it->second;
+}
+
+EvidenceItem NvidiaGpus(const Snapshot& s) {
+  return Ev("evidence.nvidia_gpus", {{"count", std::to_string(s.gpus.size())}, {"gpu", s.gpus.front().name}});
 }
 
 }  // namespace
@@ -42,9 +47,10 @@ void CheckTorchDriver(const Snapshot& s, const Catalog& c, std::vector<Finding>&
                {"driver_cuda", d.cuda ? d.cuda->MajorMinor() : "?"},
                {"need", req.toolkit_min ? req.toolkit_min->text : "?"},
                {"floor", req.minor_compat ? req.minor_compat->text : "?"}},
-              {DriverEvidence(d), TorchEvidence(env, torch)},
-              PlanCommand(s, c, &env),
+              DriverEvidence(d),
+              TorchFixCommand(c, s, env, fit == DriverFit::kMinorCompat),
               "minor-compat"};
+    f.evidence.push_back(TorchEvidence(env, torch));
     out.push_back(std::move(f));
   });
 }
@@ -67,11 +73,11 @@ void CheckTorchKernels(const Snapshot& s, const Catalog& c, std::vector<Finding>
                              {"torch", torch.version->ToString()},
                              {"list", list},
                              {"via", none ? "" : fit.via.Compute()}},
-                            {gpu.name + " compute capability " + gpu.cc->ToString() + " (" + gpu.cc_source + ")",
+                            {Ev("evidence.gpu_cc", {{"gpu", gpu.name}, {"cc", gpu.cc->ToString()}, {"source", gpu.cc_source}}),
                              TorchEvidence(env, torch),
-                             "architectures of torch " + v->torch.Public() + "+" + v->variant.tag + ": " + list +
-                                 " (catalog: torch_variants.tsv line " + std::to_string(v->prov.line) + ")"},
-                            none ? PlanCommand(s, c, &env) : "",
+                             Ev("evidence.arch_list_catalog", {{"torch", v->torch.Public()}, {"variant", v->variant.tag},
+                                                               {"list", list}, {"line", std::to_string(v->prov.line)}})},
+                            none ? TorchFixCommand(c, s, env, false) : "",
                             "compute-capability"});
     }
   });
@@ -86,25 +92,15 @@ void CheckOnePairing(const Snapshot& s, const Catalog& c, const PythonEnv& env, 
   if (pkg == nullptr || release == nullptr) return;
   bool vision = std::string_view(name) == "torchvision";
   const auto& expected = vision ? release->torchvision : release->torchaudio;
-  std::string fix = PlanCommand(s, c, &env);
+  std::string fix = expected ? CompanionFixCommand(c, s, env, name, *expected) : "";
   if (expected && !CompanionPairs(c, name, *pkg->version, *release)) {
     out.push_back(Finding{vision ? "torch.vision_unpaired" : "torch.audio_unpaired", Severity::kError,
                           {{"env", env.prefix}, {"torch", release->torch.Public()},
                            {"have", pkg->version->ToString()}, {"want", expected->Public()}},
-                          {TorchEvidence(env, torch), std::string(name) + " " + pkg->version->ToString() + " (" +
-                                                          pkg->version_source + ")"},
+                          {TorchEvidence(env, torch), PackageEvidence(*pkg)},
                           fix,
                           "pairing"});
     return;
-  }
-  bool both_cuda = !torch.variant.empty() && !pkg->variant.empty() && StartsWith(torch.variant, "cu") &&
-                   (StartsWith(pkg->variant, "cu") || pkg->variant == "cpu");
-  if (vision && both_cuda && torch.variant != pkg->variant) {
-    out.push_back(Finding{"torch.vision_cuda_mismatch", Severity::kError,
-                          {{"env", env.prefix}, {"torch_variant", torch.variant}, {"vision_variant", pkg->variant}},
-                          {TorchEvidence(env, torch), "torchvision " + pkg->version->ToString() + " (" + pkg->version_source + ")"},
-                          fix,
-                          "pairing"});
   }
 }
 
@@ -123,8 +119,8 @@ void CheckCpuBuild(const Snapshot& s, const Catalog& c, std::vector<Finding>& ou
     if (torch.variant != "cpu") return;
     out.push_back(Finding{"torch.cpu_build", Severity::kWarning,
                           {{"env", env.prefix}, {"torch", torch.version->ToString()}, {"gpu", s.gpus.front().name}},
-                          {TorchEvidence(env, torch), std::to_string(s.gpus.size()) + " NVIDIA GPU(s): " + s.gpus.front().name},
-                          PlanCommand(s, c, &env),
+                          {TorchEvidence(env, torch), NvidiaGpus(s)},
+                          TorchFixCommand(c, s, env, false),
                           "layers"});
   });
 }
@@ -135,8 +131,8 @@ void CheckRocmBuild(const Snapshot& s, const Catalog& c, std::vector<Finding>& o
     if (!torch.hip && !StartsWith(torch.variant, "rocm")) return;
     out.push_back(Finding{"torch.rocm_on_nvidia", Severity::kError,
                           {{"env", env.prefix}, {"torch", torch.version->ToString()}},
-                          {TorchEvidence(env, torch), "NVIDIA GPU: " + s.gpus.front().name},
-                          PlanCommand(s, c, &env),
+                          {TorchEvidence(env, torch), NvidiaGpus(s)},
+                          TorchFixCommand(c, s, env, false),
                           "layers"});
   });
 }
@@ -149,7 +145,8 @@ void CheckTorchPython(const Snapshot& s, const Catalog& c, std::vector<Finding>&
                           {{"env", env.prefix}, {"torch", release->torch.Public()}, {"python", env.version->ToString()},
                            {"min", release->python_min ? release->python_min->ToString() : "?"},
                            {"max", release->python_max ? release->python_max->ToString() : "?"}},
-                          {TorchEvidence(env, torch), "Python " + env.version->ToString() + " (" + env.version_source + ")"},
+                          {TorchEvidence(env, torch),
+                           Ev("evidence.python", {{"version", env.version->ToString()}, {"source", env.version_source}})},
                           "",
                           "pairing"});
   });
