@@ -220,7 +220,11 @@ void CheckCandidateFits(State& s, const TorchRelease& t, const TorchVariant& v, 
     s.machine_problem = true;
     s.result.problems.push_back({"check.cpu_on_gpu", {{"candidate", t.torch.Public() + "+cpu"}, {"gpu", GpuName(s.spec)}}, {}, ""});
   }
-  for (Reason& r : CheckCandidate(s.c, PinSpec(s), t, v, nullptr)) reasons.push_back(std::move(r));
+  std::vector<Reason> caveats;
+  for (Reason& r : CheckCandidate(s.c, PinSpec(s), t, v, &caveats)) reasons.push_back(std::move(r));
+  for (Reason& c : caveats) {
+    if (c.id == "caveat.python_experimental") s.result.notes.push_back(std::move(c));
+  }
   if (reasons.empty()) return;
   s.machine_problem = true;
   s.result.problems.push_back({"check.machine", {{"candidate", t.torch.Public() + "+" + v.variant.tag}}, std::move(reasons), ""});
