@@ -29,7 +29,8 @@ const std::vector<Rule>& Rules() {
       {"nvcc-major", CheckNvccMajor},               {"gcc-too-new", CheckGccTooNew},
       {"ld-library-path", CheckLdLibraryPath},      {"pip-mirror", CheckPipMirror},
       {"forward-compat", CheckForwardCompat},       {"unknown-gpu", CheckUnknownGpu},
-      {"torch-unknown", CheckTorchUnknown},
+      {"torch-unknown", CheckTorchUnknown},         {"companion-builds", CheckCompanionBuilds},
+      {"nvidia-wheels", CheckNvidiaWheels},
   };
   return kRules;
 }
@@ -44,6 +45,8 @@ const std::vector<std::string_view>& FindingIds() {
       "torch.rocm_on_nvidia",    "torch.python_unsupported", "toolkit.nvcc_major",
       "toolkit.gcc_too_new",     "env.ld_library_path",      "pip.mirror_default_only",
       "driver.forward_compat",   "gpu.unknown",              "torch.not_in_catalog",
+      "torch.audio_cuda_mismatch", "torch.nvidia_wheels_missing", "torch.nvidia_wheels_mismatch",
+      "container.module_not_loaded", "container.driver_mismatch",
   };
   return kIds;
 }
