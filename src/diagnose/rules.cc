@@ -71,7 +71,7 @@ bool Same(const Finding& a, const Finding& b) { return a.id == b.id && Arg(a, "e
 }  // namespace
 
 FixCheck VerifyFix(const Snapshot& snap, const Catalog& c, const Finding& f, const std::vector<Finding>& before) {
-  if (!StartsWith(f.fix, "pip install ")) return FixCheck::kNotAPipInstall;
+  if (!IsPipInstall(f.fix)) return FixCheck::kNotAPipInstall;
   auto after_snap = ApplyPipCommand(c, snap, Arg(f, "env"), f.fix);
   if (!after_snap) return FixCheck::kCannotApply;
   std::vector<Finding> after = RunRules(*after_snap, c);

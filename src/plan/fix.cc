@@ -32,13 +32,20 @@ struct PipArgs {
   std::string tag;  // from an index URL
 };
 
+bool TakesValue(const std::string& opt) {
+  return opt == "-i" || opt == "--index-url" || opt == "--extra-index-url" || opt == "-f" || opt == "--find-links";
+}
+
 std::optional<PipArgs> ParsePip(const std::string& command) {
+  if (!IsPipInstall(command)) return std::nullopt;
   std::vector<std::string> words = SplitNonEmpty(command, ' ');
-  if (words.size() < 3 || words[0] != "pip" || words[1] != "install") return std::nullopt;
+  size_t i = 0;
+  while (i < words.size() && words[i] != "install") ++i;
   PipArgs out;
-  for (size_t i = 2; i < words.size(); ++i) {
+  for (++i; i < words.size(); ++i) {
     const std::string& w = words[i];
     if (StartsWith(w, "-")) {
+      if (!TakesValue(w)) continue;
       if (i + 1 < words.size() && out.tag.empty()) out.tag = VariantFromIndexUrl(words[i + 1]);
       ++i;
       continue;
@@ -53,6 +60,13 @@ std::optional<PipArgs> ParsePip(const std::string& command) {
 }
 
 }  // namespace
+
+bool IsPipInstall(const std::string& command) {
+  for (const char* prefix : {"pip install ", "python -m pip install ", "python3 -m pip install "}) {
+    if (StartsWith(command, prefix)) return true;
+  }
+  return false;
+}
 
 std::string TorchFixCommand(const Catalog& c, const Snapshot& s, const PythonEnv& env, bool full_driver) {
   MachineSpec spec = SpecFromSnapshot(s, &env);

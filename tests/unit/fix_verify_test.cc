@@ -139,7 +139,7 @@ const std::vector<Made>& MadeMachines() {
   return kMade;
 }
 
-bool IsPip(const Finding& f) { return f.fix.rfind("pip install ", 0) == 0; }
+bool IsPip(const Finding& f) { return IsPipInstall(f.fix); }
 
 TEST(FixVerification, EveryPipFixOfAMadeMachineClearsItsFinding) {
   std::set<std::string> covered;
