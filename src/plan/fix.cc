@@ -1,5 +1,6 @@
 #include "plan/fix.h"
 
+#include "core/fs.h"
 #include "core/text.h"
 #include "plan/check.h"
 #include "plan/spec.h"
@@ -50,11 +51,15 @@ std::optional<PipArgs> ParsePip(const std::string& command) {
       ++i;
       continue;
     }
-    size_t eq = w.find("==");
+    std::string pin = w;
+    if (pin.size() >= 2 && (pin.front() == '\'' || pin.front() == '"') && pin.back() == pin.front()) {
+      pin = pin.substr(1, pin.size() - 2);
+    }
+    size_t eq = pin.find("==");
     if (eq == std::string::npos) return std::nullopt;
-    auto v = Pep440::Parse(w.substr(eq + 2));
+    auto v = Pep440::Parse(pin.substr(eq + 2));
     if (!v) return std::nullopt;
-    out.pins.push_back({w.substr(0, eq), *v});
+    out.pins.push_back({pin.substr(0, eq), *v});
   }
   return out;
 }
@@ -62,10 +67,18 @@ std::optional<PipArgs> ParsePip(const std::string& command) {
 }  // namespace
 
 bool IsPipInstall(const std::string& command) {
-  for (const char* prefix : {"pip install ", "python -m pip install ", "python3 -m pip install "}) {
-    if (StartsWith(command, prefix)) return true;
+  std::vector<std::string> w = SplitNonEmpty(command, ' ');
+  if (w.size() >= 2 && w[0] == "pip" && w[1] == "install") return true;
+  return w.size() >= 4 && StartsWith(Basename(w[0]), "python") && w[1] == "-m" && w[2] == "pip" && w[3] == "install";
+}
+
+bool InstallsOnlyTorchPackages(const std::string& command) {
+  auto args = ParsePip(command);
+  if (!args) return false;
+  for (const auto& [name, version] : args->pins) {
+    if (name != "torch" && name != "torchvision" && name != "torchaudio") return false;
   }
-  return false;
+  return !args->pins.empty();
 }
 
 std::string TorchFixCommand(const Catalog& c, const Snapshot& s, const PythonEnv& env, bool full_driver) {

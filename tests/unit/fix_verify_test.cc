@@ -139,7 +139,7 @@ const std::vector<Made>& MadeMachines() {
   return kMade;
 }
 
-bool IsPip(const Finding& f) { return IsPipInstall(f.fix); }
+bool IsPip(const Finding& f) { return IsPipInstall(f.fix) && InstallsOnlyTorchPackages(f.fix); }
 
 TEST(FixVerification, EveryPipFixOfAMadeMachineClearsItsFinding) {
   std::set<std::string> covered;
@@ -201,6 +201,14 @@ TEST(FixVerification, EveryFindingRendersInBothLanguagesWithoutPlaceholders) {
       }
     }
   }
+}
+
+TEST(FixVerification, ReadsTheCommandFormsDoctorPrints) {
+  EXPECT_TRUE(IsPipInstall("/home/u/venv/bin/python3.10 -m pip install torch==2.3.1 --index-url https://x/cu118"));
+  EXPECT_TRUE(IsPipInstall("pip install torch==2.3.1"));
+  EXPECT_FALSE(IsPipInstall("sudo reboot"));
+  EXPECT_TRUE(InstallsOnlyTorchPackages("python -m pip install --force-reinstall --no-deps 'torchvision==0.17.1'"));
+  EXPECT_FALSE(InstallsOnlyTorchPackages("python -m pip install 'nvidia-cudnn-cu12==9.1.0.70'"));
 }
 
 TEST(FixVerification, AFixThatDoesNotClearItsFindingIsNotPrinted) {
