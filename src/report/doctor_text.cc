@@ -183,7 +183,8 @@ std::string RenderTrail(const std::vector<Evidence>& trail, const TextOptions& o
 
 std::string RenderDoctor(const Snapshot& s, const std::vector<Finding>& findings, const TextOptions& o) {
   Lang L = o.lang;
-  std::string out = o.style.Bold(Tr(L, "doctor.title")) + (s.root == "/" ? "" : "  " + Tr(L, "doctor.root", {{"root", s.root}})) + "\n";
+  std::string root = s.root == "/" ? "" : Tr(L, "doctor.root", {{"root", s.root}});
+  std::string out = o.style.Bold(Tr(L, "doctor.title")) + (root.empty() || StartsWith(root, "（") ? "" : "  ") + root + "\n";
   out += ThreeCudas(s, o) + DriverSection(s, o) + GpuSection(s, o) + ToolkitSection(s, o) + CudnnSection(s, o) +
          PythonSection(s, o) + HostSection(s, o);
   out += Section("doctor.section.findings", o);
