@@ -3,7 +3,8 @@
 //   discovery: --python PATH, VIRTUAL_ENV, $PWD/.venv, CONDA_PREFIX, interpreters on PATH
 //              (pyenv shims skipped), /usr/bin and /usr/local/bin, pyenv versions ($PYENV_ROOT or
 //              ~/.pyenv), conda/mamba roots and their envs/ (~/.conda/environments.txt too),
-//              uv-managed Pythons (~/.local/share/uv/python)
+//              uv-managed Pythons (~/.local/share/uv/python), the environment cudamatch itself
+//              runs from (own_env.h)
 //   version:   pyvenv.cfg (version, version_info), the interpreter's name (python3.11), the
 //              single lib/pythonX.Y directory
 //   packages:  each site-packages / dist-packages directory (user site for non-venv
@@ -13,6 +14,7 @@
 
 #include "core/text.h"
 #include "probe/context.h"
+#include "probe/own_env.h"
 #include "probe/packages.h"
 #include "probe/parsers.h"
 
@@ -143,6 +145,7 @@ std::vector<Candidate> Discover(const ProbeInput& in) {
   if (uv_dir.empty() && !in.Env("XDG_DATA_HOME").empty()) uv_dir = in.Env("XDG_DATA_HOME") + "/uv/python";
   if (uv_dir.empty() && !home.empty()) uv_dir = home + "/.local/share/uv/python";
   if (!uv_dir.empty()) AddSubdirs(in, uv_dir, "uv", "uv", out);
+  if (auto own = OwnEnvironmentPrefix(*in.fs, in.self_exe)) out.push_back(FromPrefix(*own, "venv", std::string(kFoundBySelf)));
   return out;
 }
 
@@ -242,11 +245,13 @@ void ProbePythons(const ProbeInput& in, Snapshot& snap) {
         if (e.prefix == env.prefix && (e.version ? e.version->ToString() : "") == key.second &&
             std::find(e.found_by.begin(), e.found_by.end(), c.found_by) == e.found_by.end()) {
           e.found_by.push_back(c.found_by);
+          e.cudamatch_own = e.cudamatch_own || c.found_by == kFoundBySelf;
         }
       }
       continue;
     }
     env.found_by.push_back(c.found_by);
+    env.cudamatch_own = c.found_by == kFoundBySelf;
     env.executable = c.executable.empty() ? FindExecutable(*in.fs, env) : c.executable;
     FillSitePackages(in, env);
     ScanPackages(*in.fs, env, trail);

@@ -119,6 +119,7 @@ struct PythonEnv {
   std::string kind;  // "system", "venv", "conda", "pyenv", "uv", "given"
   std::string name;  // conda env name, pyenv version
   std::vector<std::string> found_by;
+  bool cudamatch_own = false;  // the environment the running cudamatch is installed in
   std::vector<std::string> site_packages;
   std::map<std::string, PackageInfo> packages;  // torch, torchvision, torchaudio, triton, nvidia-*
 };

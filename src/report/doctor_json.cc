@@ -76,6 +76,7 @@ Json PythonJson(const PythonEnv& e) {
   j["kind"] = e.kind;
   j["name"] = OptText(e.name);
   j["found_by"] = StringList(e.found_by);
+  j["cudamatch_own"] = e.cudamatch_own;
   j["site_packages"] = StringList(e.site_packages);
   Json pkgs = Json::object();
   for (const auto& [name, p] : e.packages) pkgs[name] = PackageJson(p);

@@ -117,7 +117,8 @@ std::string PythonSection(const Snapshot& s, const TextOptions& o) {
   for (const PythonEnv& e : s.pythons) {
     std::string version = e.version ? "Python " + e.version->ToString() : "Python ?";
     out += "  " + o.style.Cyan(e.prefix) + "  " + version + "  " + Tr(L, "pykind." + e.kind) +
-           (e.name.empty() ? "" : " '" + e.name + "'") + "\n";
+           (e.name.empty() ? "" : " '" + e.name + "'") +
+           (e.cudamatch_own ? "  " + o.style.Dim(Tr(L, "doctor.pythons.cudamatch_own")) : "") + "\n";
     std::vector<std::string> pkgs;
     for (const char* name : {"torch", "torchvision", "torchaudio", "triton"}) {
       if (auto it = e.packages.find(name); it != e.packages.end()) pkgs.push_back(PackageLine(it->second, L));
