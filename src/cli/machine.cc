@@ -6,17 +6,6 @@
 
 namespace cudamatch {
 
-namespace {
-
-// The running binary's own path, links resolved by the kernel; "" when it cannot be read.
-std::string SelfExecutable() {
-  char buf[4096];
-  ssize_t n = readlink("/proc/self/exe", buf, sizeof(buf));
-  return n > 0 && static_cast<size_t>(n) < sizeof(buf) ? std::string(buf, static_cast<size_t>(n)) : "";
-}
-
-}  // namespace
-
 void AddMachineOptions(CLI::App& sub, MachineOptions& opt) {
   sub.add_option("--root", opt.root, "Inspect the machine image under DIR (nothing of this host is loaded)");
   sub.add_option("--python", opt.pythons, "Also inspect this interpreter or environment (repeatable)")
@@ -46,7 +35,9 @@ MachineProbe ProbeMachine(const MachineOptions& opt, const Context& ctx) {
     utsname u;
     if (uname(&u) == 0) in.host_arch = u.machine;
     in.host_glibc = gnu_get_libc_version();
-    in.self_exe = SelfExecutable();
+    char exe[4096];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+    if (n > 0) in.self_exe.assign(exe, static_cast<size_t>(n));
   }
   m.snapshot = TakeSnapshot(in);
   return m;

@@ -12,7 +12,7 @@
 namespace cudamatch {
 
 // How PythonEnv::found_by names this discovery.
-inline constexpr std::string_view kFoundBySelf = "/proc/self/exe";
+inline constexpr std::string_view kFoundBySelf = "cudamatch's own environment";
 
 // The environment prefix when `exe` (the running binary, links resolved) is <prefix>/bin/<name>
 // and <prefix>/pyvenv.cfg is a file; nullopt otherwise (a system or .deb install, a build tree).
