@@ -86,7 +86,10 @@ step_aarch64() {
     -DCUDAMATCH_TESTS=ON >/dev/null
   cmake --build "$dir" -j "$(nproc 2>/dev/null || echo 2)"
   "$py" packaging/elf_needs.py --portable "$dir/cudamatch"
-  ctest --test-dir "$dir" --output-on-failure -j "$(nproc 2>/dev/null || echo 2)" -E "${CUDAMATCH_AARCH64_SKIP:-^$}"
+  # Integration.* compare doctor with this host's NVIDIA driver and python3-torch: an aarch64
+  # process under qemu cannot load the host's x86_64 libraries, so those six stay native-only.
+  ctest --test-dir "$dir" --output-on-failure -j "$(nproc 2>/dev/null || echo 2)" \
+    -E "${CUDAMATCH_AARCH64_SKIP:-^Integration\.}"
   "$py" packaging/cudamatch_wheel.py --binary "$dir/cudamatch" --version "$version" --outdir "$work/dist"
 }
 
