@@ -2,6 +2,9 @@
 # Installs what building and testing cudamatch needs, from Debian packages only.
 #   scripts/setup.sh            build dependencies
 #   scripts/setup.sh --test     + test tools (clang for sanitizers and fuzzing, Google Benchmark)
+#                                 and what the packaging stage needs: Debian's Python packaging
+#                                 tools, dpkg-dev, the aarch64 cross compiler, qemu-user-static,
+#                                 GoogleTest's sources, man, zsh and fish for the generated files
 #   scripts/setup.sh --testbed  + the real test bed: Debian's NVIDIA user-space driver (non-free)
 #                                 and python3-torch, so integration tests compare against them
 # As root it runs apt-get; otherwise it prints the exact command to run and exits 1.
@@ -9,6 +12,8 @@ set -euo pipefail
 
 build_pkgs=(cmake ninja-build g++ libcli11-dev nlohmann-json3-dev libfmt-dev libgtest-dev libgmock-dev)
 test_pkgs=(clang libclang-rt-14-dev libbenchmark-dev hyperfine)
+ship_pkgs=(python3 python3-build python3-venv dpkg-dev binutils g++-aarch64-linux-gnu qemu-user-static googletest
+           man-db groff-base zsh fish)
 testbed_pkgs=(libcuda1 libnvidia-ml1 nvidia-smi python3-torch python3-torchvision python3-torchaudio)
 nonfree_file=/etc/apt/sources.list.d/cudamatch-nonfree.sources
 
@@ -16,8 +21,8 @@ want=("${build_pkgs[@]}")
 testbed=0
 for arg in "$@"; do
   case "$arg" in
-    --test) want+=("${test_pkgs[@]}") ;;
-    --testbed) want+=("${test_pkgs[@]}" "${testbed_pkgs[@]}"); testbed=1 ;;
+    --test) want+=("${test_pkgs[@]}" "${ship_pkgs[@]}") ;;
+    --testbed) want+=("${test_pkgs[@]}" "${ship_pkgs[@]}" "${testbed_pkgs[@]}"); testbed=1 ;;
     *) echo "usage: scripts/setup.sh [--test] [--testbed]" >&2; exit 2 ;;
   esac
 done

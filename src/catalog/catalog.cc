@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <functional>
 #include <map>
+#include <stdexcept>
 #include <tuple>
 
 #include "catalog/checks.h"
@@ -15,6 +16,20 @@ namespace cudamatch {
 namespace {
 
 using namespace catalog_internal;
+
+std::optional<Error> ParseInto(const TableSpec& spec, const CatalogFile& file, Catalog& c);
+
+// Makes `member` parse `file` when first read: into a scratch catalog, whose table it takes.
+template <typename T>
+DeferFn DeferTable(Table<T> Catalog::*member) {
+  return [member](const TableSpec& spec, const CatalogFile& file, Catalog& c) {
+    (c.*member).Defer([&spec, file, member] {
+      Catalog scratch;
+      if (auto e = ParseInto(spec, file, scratch)) throw std::runtime_error("catalog: " + e->message);
+      return std::move(scratch.*member).Take();
+    });
+  };
+}
 
 std::vector<uint32_t> ParsePciIds(RowReader& r, int col) {
   std::vector<uint32_t> ids;
@@ -154,9 +169,51 @@ std::vector<TableSpec> Specs() {
   return specs;
 }
 
+// Every table but meta.tsv (a few rows that say what the catalog is) is parsed on first use.
+void DeferTables(std::vector<TableSpec>& specs) {
+  const std::map<std::string_view, DeferFn> deferred = {
+      {"sources.tsv", DeferTable(&Catalog::sources)},
+      {"torch_releases.tsv", DeferTable(&Catalog::torch)},
+      {"torch_variants.tsv", DeferTable(&Catalog::torch_variants)},
+      {"companions.tsv", DeferTable(&Catalog::companions)},
+      {"cuda_toolkits.tsv", DeferTable(&Catalog::toolkits)},
+      {"cuda_minor_compat.tsv", DeferTable(&Catalog::minor_compat)},
+      {"driver_branches.tsv", DeferTable(&Catalog::branches)},
+      {"cuda_targets.tsv", DeferTable(&Catalog::targets)},
+      {"gpus.tsv", DeferTable(&Catalog::gpus)},
+      {"gpu_architectures.tsv", DeferTable(&Catalog::architectures)},
+      {"cudnn.tsv", DeferTable(&Catalog::cudnn)},
+      {"host_compilers.tsv", DeferTable(&Catalog::host_compilers)},
+      {"mirrors.tsv", DeferTable(&Catalog::mirrors)}};
+  for (TableSpec& spec : specs) {
+    if (auto it = deferred.find(spec.file); it != deferred.end()) spec.defer = it->second;
+  }
+}
+
 const std::vector<TableSpec>& AllSpecs() {
-  static const std::vector<TableSpec> kSpecs = Specs();
+  static const std::vector<TableSpec> kSpecs = [] {
+    std::vector<TableSpec> specs = Specs();
+    DeferTables(specs);
+    return specs;
+  }();
   return kSpecs;
+}
+
+const CatalogFile* FindFile(const std::vector<CatalogFile>& files, std::string_view name) {
+  auto it = std::find_if(files.begin(), files.end(), [&](const CatalogFile& f) { return f.name == name; });
+  return it == files.end() ? nullptr : &*it;
+}
+
+// The `catalog` command's row counts, without parsing the cells.
+std::vector<TableInfo> CountRows(const std::vector<CatalogFile>& files) {
+  std::vector<TableInfo> out;
+  for (const TableSpec& spec : AllSpecs()) {
+    const CatalogFile* file = FindFile(files, spec.file);
+    auto table = ParseTsv(spec.file, file->text, spec.header);
+    if (!table) throw std::runtime_error("catalog: " + table.error());
+    out.push_back(TableInfo{std::string(spec.file), table->rows.size(), file->origin});
+  }
+  return out;
 }
 
 std::optional<Error> ParseInto(const TableSpec& spec, const CatalogFile& file, Catalog& c) {
@@ -185,18 +242,21 @@ Result<Catalog> ParseCatalogTable(std::string_view file, std::string_view text) 
 }
 
 Result<Catalog> ParseCatalog(const std::vector<CatalogFile>& files) {
+  // The embedded tables are checked by the tests at build time and parsed on first use; files
+  // given at run time are parsed and checked here.
+  bool all_embedded = std::all_of(files.begin(), files.end(), [](const CatalogFile& f) { return f.origin == "embedded"; });
   Catalog c;
   for (const TableSpec& spec : AllSpecs()) {
-    auto file = std::find_if(files.begin(), files.end(),
-                             [&](const CatalogFile& f) { return f.name == spec.file; });
-    if (file == files.end()) return Err("catalog has no " + std::string(spec.file));
-    if (auto e = ParseInto(spec, *file, c)) return *e;
+    const CatalogFile* file = FindFile(files, spec.file);
+    if (file == nullptr) return Err("catalog has no " + std::string(spec.file));
+    if (all_embedded && spec.defer) spec.defer(spec, *file, c);
+    else if (auto e = ParseInto(spec, *file, c)) return *e;
   }
   if (c.data_date.empty()) return Err("meta.tsv: no data_date row");
-  // The embedded tables are checked by the tests at build time; files given at run time are
-  // checked here.
-  bool all_embedded = std::all_of(files.begin(), files.end(), [](const CatalogFile& f) { return f.origin == "embedded"; });
-  if (all_embedded) return c;
+  if (all_embedded) {
+    c.tables.Defer([files] { return CountRows(files); });
+    return c;
+  }
   if (auto e = CheckOrder(c)) return *e;
   if (auto e = CheckAllSources(c)) return *e;
   return c;

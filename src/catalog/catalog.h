@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -158,30 +159,75 @@ struct TableInfo {
   std::string origin;  // "embedded" or the file path it was read from
 };
 
+// One table of the catalog. The embedded tables are parsed on first use, so a command pays only
+// for the tables it reads (`--version` and `--help` for none); tables read from --catalog DIR are
+// parsed and checked up front. Reads like a const std::vector<T>, which rows() returns.
+template <typename T>
+class Table {
+ public:
+  using Loader = std::function<std::vector<T>()>;
+  using const_iterator = typename std::vector<T>::const_iterator;
+
+  // The rows come from `load` when first read (it throws when they do not parse).
+  void Defer(Loader load) { load_ = std::move(load); }
+  bool parsed() const { return !load_; }
+  const std::vector<T>& rows() const {
+    if (load_) {
+      Loader load = std::move(load_);
+      load_ = nullptr;
+      rows_ = load();
+    }
+    return rows_;
+  }
+  operator const std::vector<T>&() const { return rows(); }  // NOLINT: reads as the rows
+
+  const_iterator begin() const { return rows().begin(); }
+  const_iterator end() const { return rows().end(); }
+  auto rbegin() const { return rows().rbegin(); }
+  auto rend() const { return rows().rend(); }
+  size_t size() const { return rows().size(); }
+  bool empty() const { return rows().empty(); }
+  const T& operator[](size_t i) const { return rows()[i]; }
+  const T& front() const { return rows().front(); }
+  const T& back() const { return rows().back(); }
+  void push_back(T row) {
+    rows();
+    rows_.push_back(std::move(row));
+  }
+  std::vector<T> Take() && {
+    rows();
+    return std::move(rows_);
+  }
+
+ private:
+  mutable Loader load_;
+  mutable std::vector<T> rows_;
+};
+
 struct Catalog {
   // Texts read from --catalog DIR that rows point into; embedded texts are static.
   std::shared_ptr<const std::vector<std::string>> storage;
   std::string data_date;
-  std::vector<TableInfo> tables;
-  std::vector<SourceRef> sources;
-  std::vector<TorchRelease> torch;
-  std::vector<TorchVariant> torch_variants;
-  std::vector<Companion> companions;
-  std::vector<CudaToolkit> toolkits;
-  std::vector<MinorCompat> minor_compat;
-  std::vector<DriverBranch> branches;
-  std::vector<CudaTargets> targets;
-  std::vector<GpuModel> gpus;
+  Table<TableInfo> tables;
+  Table<SourceRef> sources;
+  Table<TorchRelease> torch;
+  Table<TorchVariant> torch_variants;
+  Table<Companion> companions;
+  Table<CudaToolkit> toolkits;
+  Table<MinorCompat> minor_compat;
+  Table<DriverBranch> branches;
+  Table<CudaTargets> targets;
+  Table<GpuModel> gpus;
   // Name keys of `gpus` for forgiving matches, one per model, built on first use (MatchGpuName).
   struct GpuNameKey {
     std::string short_key;  // letters and digits, lower case, without "nvidia"/"geforce" in front
     std::string full_key;   // letters and digits, lower case
   };
   mutable std::vector<GpuNameKey> gpu_name_keys;
-  std::vector<GpuArchitecture> architectures;
-  std::vector<CudnnRelease> cudnn;
-  std::vector<HostCompiler> host_compilers;
-  std::vector<Mirror> mirrors;
+  Table<GpuArchitecture> architectures;
+  Table<CudnnRelease> cudnn;
+  Table<HostCompiler> host_compilers;
+  Table<Mirror> mirrors;
 };
 
 struct CatalogFile {

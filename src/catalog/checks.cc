@@ -13,7 +13,8 @@ namespace {
 
 // Rows must be strictly increasing under `less`: sorted, and no two with the same key.
 template <typename T, typename Less>
-std::optional<Error> CheckSorted(std::string_view file, const std::vector<T>& rows, Less less) {
+std::optional<Error> CheckSorted(std::string_view file, const Table<T>& table, Less less) {
+  const std::vector<T>& rows = table.rows();
   for (size_t i = 1; i < rows.size(); ++i) {
     if (less(rows[i - 1], rows[i])) continue;
     bool duplicate = !less(rows[i], rows[i - 1]);
@@ -36,7 +37,7 @@ bool VariantRowLess(const TorchVariant& a, const TorchVariant& b) {
 }
 
 template <typename T>
-std::optional<Error> CheckSources(std::string_view file, const std::vector<T>& rows,
+std::optional<Error> CheckSources(std::string_view file, const Table<T>& rows,
                                   const std::unordered_set<std::string_view>& ids) {
   std::string_view last_checked;  // rows often repeat the same sources cell
   for (const T& row : rows) {

@@ -115,15 +115,20 @@ class RowReader {
   std::optional<Error> error_;
 };
 
+struct TableSpec;
+using DeferFn = std::function<void(const TableSpec&, const CatalogFile&, Catalog&)>;
+
 struct TableSpec {
   std::string_view file;
   std::vector<std::string_view> header;
   // Parses one row into the catalog; the returned key orders and de-duplicates rows.
   std::function<std::optional<Error>(RowReader&, Catalog&)> parse_row;
+  // Set for tables parsed on first use (DeferTable); meta.tsv is parsed at once.
+  DeferFn defer = nullptr;
 };
 
 template <typename T>
-std::optional<Error> Done(RowReader& r, std::vector<T>& rows, T row) {
+std::optional<Error> Done(RowReader& r, Table<T>& rows, T row) {
   if (r.error()) return r.error();
   rows.push_back(std::move(row));
   return std::nullopt;

@@ -5,6 +5,7 @@
 #include <map>
 
 #include "cli/common.h"
+#include "cli/generate.h"
 #include "core/text.h"
 
 extern char** environ;
@@ -52,6 +53,9 @@ int Run(int argc, char** argv) {
   app.require_subcommand(1, 1);
   GlobalFlags flags;
   AddGlobalFlags(app, flags);
+  std::string generate;
+  app.add_option("--generate", generate, "Print the man page or a completion script: man, bash, zsh or fish")
+      ->group("");
   std::map<std::string, RunFn> runs = {
       {"doctor", RegisterDoctor(app)}, {"lookup", RegisterLookup(app)},   {"table", RegisterTable(app)},
       {"catalog", RegisterCatalog(app)}, {"plan", RegisterPlan(app)},     {"check", RegisterCheck(app)},
@@ -73,6 +77,12 @@ int Run(int argc, char** argv) {
     return Fail(std::string(e.what()) + hint + "; see --help");
   } catch (const CLI::ParseError& e) {
     return Fail(std::string(e.what()) + "; see --help");
+  }
+  if (!generate.empty()) {
+    auto kind = ParseGenerated(generate);
+    if (!kind) return Fail(kind.error());
+    Print(Generate(DescribeCli(app), *kind, CUDAMATCH_VERSION));
+    return kExitOk;
   }
   auto ctx = MakeContext(flags, CaptureEnvironment(), isatty(STDOUT_FILENO) == 1);
   if (!ctx) return Fail(ctx.error());

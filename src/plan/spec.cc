@@ -19,7 +19,8 @@ const PythonEnv* PrimaryPython(const Snapshot& snap) {
     }
   }
   for (const PythonEnv& env : snap.pythons) {
-    if (env.version) return &env;
+    bool only_cudamatch = env.cudamatch_own && env.found_by.size() == 1;  // not the user's project
+    if (env.version && !only_cudamatch) return &env;
   }
   return nullptr;
 }

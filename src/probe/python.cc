@@ -17,6 +17,7 @@
 
 #include "core/text.h"
 #include "probe/context.h"
+#include "probe/own_env.h"
 #include "probe/packages.h"
 #include "probe/parsers.h"
 
@@ -137,10 +138,7 @@ std::vector<Candidate> Discover(const ProbeInput& in) {
   }
   if (!in.Env("VIRTUAL_ENV").empty()) out.push_back(FromPrefix(in.Env("VIRTUAL_ENV"), "venv", "env:VIRTUAL_ENV"));
   if (in.fs->IsFile(in.cwd + "/.venv/pyvenv.cfg")) out.push_back(FromPrefix(in.cwd + "/.venv", "venv", "./.venv"));
-  std::string self_prefix(Dirname(Dirname(in.self_exe)));
-  if (!in.self_exe.empty() && in.fs->IsFile(self_prefix + "/pyvenv.cfg")) {
-    out.push_back(FromPrefix(self_prefix, "venv", "cudamatch's own environment"));
-  }
+  if (auto own = OwnEnvironmentPrefix(*in.fs, in.self_exe)) out.push_back(FromPrefix(*own, "venv", std::string(kFoundBySelf)));
   AddConda(in, out);
   for (const std::string& dir : PathDirs(in)) AddInterpretersIn(in, dir, "PATH", out);
   for (const char* dir : {"/usr/local/bin", "/usr/bin"}) AddInterpretersIn(in, dir, dir, out);
@@ -287,11 +285,13 @@ void ProbePythons(const ProbeInput& in, Snapshot& snap) {
         if (e.prefix == env.prefix && (e.version ? e.version->ToString() : "") == key.second &&
             std::find(e.found_by.begin(), e.found_by.end(), c.found_by) == e.found_by.end()) {
           e.found_by.push_back(c.found_by);
+          e.cudamatch_own = e.cudamatch_own || c.found_by == kFoundBySelf;
         }
       }
       continue;
     }
     env.found_by.push_back(c.found_by);
+    env.cudamatch_own = c.found_by == kFoundBySelf;
     env.executable = c.executable.empty() ? FindExecutable(*in.fs, env) : c.executable;
     FillSitePackages(in, env);
     ScanPackages(*in.fs, env, trail);

@@ -123,6 +123,7 @@ struct PythonEnv {
   bool active = false;        // the environment a bare `python` in this shell runs
   std::string active_reason;  // "VIRTUAL_ENV", "CONDA_PREFIX", "PYENV_VERSION", "pyenv version", "PATH"
   std::vector<std::string> found_by;
+  bool cudamatch_own = false;  // the environment the running cudamatch is installed in
   std::vector<std::string> site_packages;  // every site directory (lib and lib64), one environment
   std::map<std::string, PackageInfo> packages;  // torch, torchvision, torchaudio, triton, nvidia-*
 };

@@ -78,6 +78,7 @@ Json PythonJson(const PythonEnv& e) {
   j["active"] = e.active;
   j["active_reason"] = OptText(e.active_reason);
   j["found_by"] = StringList(e.found_by);
+  j["cudamatch_own"] = e.cudamatch_own;
   j["site_packages"] = StringList(e.site_packages);
   Json pkgs = Json::object();
   for (const auto& [name, p] : e.packages) pkgs[name] = PackageJson(p);

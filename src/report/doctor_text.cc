@@ -121,7 +121,8 @@ std::string PythonSection(const Snapshot& s, const TextOptions& o) {
     std::string version = e.version ? "Python " + e.version->ToString() : "Python ?";
     std::string active = e.active ? "  " + Tr(L, "doctor.toolkits.active", {{"reason", e.active_reason}}) : "";
     out += std::string(e.active ? "  * " : "    ") + o.style.Cyan(e.prefix) + "  " + version + "  " + Tr(L, "pykind." + e.kind) +
-           (e.name.empty() ? "" : " '" + e.name + "'") + active + "\n";
+           (e.name.empty() ? "" : " '" + e.name + "'") + active +
+           (e.cudamatch_own ? "  " + o.style.Dim(Tr(L, "doctor.pythons.cudamatch_own")) : "") + "\n";
     std::vector<std::string> pkgs;
     for (const char* name : {"torch", "torchvision", "torchaudio", "triton"}) {
       if (auto it = e.packages.find(name); it != e.packages.end()) pkgs.push_back(PackageLine(it->second, L));

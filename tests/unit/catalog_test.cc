@@ -28,6 +28,20 @@ TEST(Catalog, EveryTableParsesWithRows) {
   EXPECT_GE(c.gpus.size(), 500u);
 }
 
+TEST(Catalog, EmbeddedTablesAreParsedOnFirstUse) {
+  auto c = ParseCatalog(EmbeddedCatalogFiles());
+  ASSERT_TRUE(c.ok()) << c.error();
+  EXPECT_FALSE(c->data_date.empty());  // meta.tsv at once
+  EXPECT_FALSE(c->gpus.parsed());
+  EXPECT_FALSE(c->torch.parsed());
+  EXPECT_EQ(c->gpus.size(), TheCatalog().gpus.size());
+  EXPECT_TRUE(c->gpus.parsed());
+  EXPECT_FALSE(c->torch.parsed()) << "reading one table parses no other";
+  Catalog moved = std::move(*c);
+  EXPECT_EQ(moved.torch.size(), TheCatalog().torch.size());
+  EXPECT_EQ(moved.tables.size(), CatalogFileNames().size());
+}
+
 TEST(Catalog, TorchReleasesCoverOneZeroToNewest) {
   const Catalog& c = TheCatalog();
   EXPECT_EQ(c.torch.front().torch.ToString(), "1.0.0");
@@ -36,7 +50,7 @@ TEST(Catalog, TorchReleasesCoverOneZeroToNewest) {
 
 // Independent of the loader's own check: walk each table and compare neighbours.
 template <typename T, typename Key>
-void ExpectStrictlyIncreasing(const std::vector<T>& rows, Key key, const char* table) {
+void ExpectStrictlyIncreasing(const Table<T>& rows, Key key, const char* table) {
   for (size_t i = 1; i < rows.size(); ++i) {
     EXPECT_TRUE(key(rows[i - 1]) < key(rows[i])) << table << " line " << rows[i].prov.line;
   }
@@ -61,7 +75,7 @@ TEST(Catalog, RowsAreSortedAndUnique) {
 }
 
 template <typename T>
-void ExpectSourced(const std::vector<T>& rows, const std::set<std::string>& ids, const char* table) {
+void ExpectSourced(const Table<T>& rows, const std::set<std::string>& ids, const char* table) {
   for (const T& r : rows) {
     EXPECT_FALSE(r.prov.sources().empty()) << table << " line " << r.prov.line;
     for (std::string_view id : r.prov.sources()) EXPECT_TRUE(ids.count(std::string(id))) << table << " line " << r.prov.line << ": " << id;

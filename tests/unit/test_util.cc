@@ -50,6 +50,13 @@ std::string ReadAllFd(int fd) {
 
 }  // namespace
 
+std::vector<std::string> EmulatorCommand() {
+  std::vector<std::string> words;
+  std::istringstream in(CUDAMATCH_EMULATOR);  // "" natively; "qemu-aarch64-static -L ..." cross
+  for (std::string w; in >> w;) words.push_back(w);
+  return words;
+}
+
 RunResult RunCudamatch(const std::vector<std::string>& args, const std::vector<std::string>& env) {
   std::string out_path = std::filesystem::temp_directory_path() / ("cm-out-" + std::to_string(getpid()));
   std::string err_path = out_path + ".err";
@@ -58,7 +65,8 @@ RunResult RunCudamatch(const std::vector<std::string>& args, const std::vector<s
   posix_spawn_file_actions_addopen(&actions, 1, out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
   posix_spawn_file_actions_addopen(&actions, 2, err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
   posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-  std::vector<std::string> argv_s = {CUDAMATCH_BINARY};
+  std::vector<std::string> argv_s = EmulatorCommand();
+  argv_s.push_back(CUDAMATCH_BINARY);
   argv_s.insert(argv_s.end(), args.begin(), args.end());
   std::vector<char*> argv, envp;
   for (std::string& a : argv_s) argv.push_back(a.data());

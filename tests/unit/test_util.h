@@ -21,6 +21,8 @@ struct RunResult {
   std::string out;
   std::string err;
 };
+// The command that runs a target binary: empty natively, qemu-user under a cross build.
+std::vector<std::string> EmulatorCommand();
 // Runs the cudamatch binary with exactly these environment variables.
 RunResult RunCudamatch(const std::vector<std::string>& args, const std::vector<std::string>& env = {"LANG=C.UTF-8"});
 

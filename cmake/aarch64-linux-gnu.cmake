@@ -1,0 +1,22 @@
+# Cross-build for 64-bit Arm Linux with Debian's g++-aarch64-linux-gnu; tests and the
+# build-time generators run under qemu-user-static.
+#   cmake -S . -B build-aarch64 -G Ninja --toolchain cmake/aarch64-linux-gnu.cmake
+set(CMAKE_SYSTEM_NAME Linux)
+set(CMAKE_SYSTEM_PROCESSOR aarch64)
+set(CMAKE_C_COMPILER aarch64-linux-gnu-gcc)
+set(CMAKE_CXX_COMPILER aarch64-linux-gnu-g++)
+set(CMAKE_LIBRARY_ARCHITECTURE aarch64-linux-gnu)
+# The target's libc, libstdc++ and loader live here (libc6-dev-arm64-cross).
+set(CMAKE_CROSSCOMPILING_EMULATOR /usr/bin/qemu-aarch64-static -L /usr/aarch64-linux-gnu)
+
+# Programs come from the build machine, libraries and headers from the target's directory.
+# fmt, nlohmann-json and CLI11 are used header-only, so their (architecture-free) headers and
+# CMake package files from the build machine serve; GoogleTest is built from Debian's source
+# package (/usr/src/googletest) with this compiler (CUDAMATCH_GTEST_SOURCE).
+set(CMAKE_FIND_ROOT_PATH /usr/aarch64-linux-gnu)
+set(CMAKE_FIND_ROOT_PATH_MODE_PROGRAM NEVER)
+set(CMAKE_FIND_ROOT_PATH_MODE_LIBRARY ONLY)
+set(CMAKE_FIND_ROOT_PATH_MODE_INCLUDE BOTH)
+set(CMAKE_FIND_ROOT_PATH_MODE_PACKAGE BOTH)
+set(fmt_DIR /usr/lib/x86_64-linux-gnu/cmake/fmt CACHE PATH "fmt (header-only use)")
+set(CUDAMATCH_GTEST_SOURCE /usr/src/googletest CACHE PATH "GoogleTest sources built for the target")

@@ -1,0 +1,142 @@
+#include "cli/generate.h"
+
+#include <fmt/format.h>
+
+#include <cctype>
+
+#include "core/text.h"
+
+namespace cudamatch {
+
+namespace {
+
+OptionDoc DescribeOption(const CLI::Option& opt) {
+  OptionDoc d;
+  for (const std::string& s : opt.get_snames()) d.names.push_back("-" + s);
+  for (const std::string& l : opt.get_lnames()) d.names.push_back("--" + l);
+  if (d.names.empty()) d.value = opt.get_name();
+  else if (opt.get_type_size() != 0) d.value = opt.get_type_name();
+  d.help = opt.get_description();
+  return d;
+}
+
+std::vector<OptionDoc> DescribeOptions(const CLI::App& app) {
+  std::vector<OptionDoc> positionals, named;
+  for (const CLI::Option* opt : app.get_options()) {
+    if (opt->get_group().empty()) continue;  // hidden
+    (opt->nonpositional() ? named : positionals).push_back(DescribeOption(*opt));
+  }
+  positionals.insert(positionals.end(), named.begin(), named.end());
+  return positionals;
+}
+
+// Roff text: backslashes escaped, a leading control character neutralised.
+std::string Roff(std::string_view text) {
+  std::string out;
+  for (char c : text) {
+    if (c == '\\') out += "\\e";
+    else if (c == '-') out += "\\-";
+    else out += c;
+  }
+  if (!out.empty() && (out[0] == '.' || out[0] == '\'')) out.insert(0, "\\&");
+  return out;
+}
+
+std::string Upper(std::string text) {
+  for (char& c : text) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return text;
+}
+
+std::string ManOption(const OptionDoc& o) {
+  std::string head;
+  if (o.names.empty()) {
+    head = "\\fI" + Roff(o.value) + "\\fR";
+  } else {
+    std::vector<std::string> names;
+    for (const std::string& n : o.names) names.push_back("\\fB" + Roff(n) + "\\fR");
+    head = Join(names, ", ");
+    if (!o.value.empty()) head += " \\fI" + Roff(o.value) + "\\fR";
+  }
+  return ".TP\n" + head + "\n" + Roff(o.help) + "\n";
+}
+
+std::string ManCommand(const CommandDoc& c) {
+  std::string out = ".SS " + Roff(c.name) + "\n" + Roff(c.help) + "\n";
+  for (const OptionDoc& o : c.options) out += ManOption(o);
+  return out;
+}
+
+constexpr std::string_view kManTail = R"(.SH EXIT STATUS
+.TP
+.B 0
+Success.
+.TP
+.B 1
+A finding of error severity, no plan fits, or nothing was found.
+.TP
+.B 2
+A usage or internal error.
+.SH ENVIRONMENT
+.TP
+.B LC_ALL, LC_MESSAGES, LANG
+Choose the language of human output (English or Simplified Chinese) unless \fB\-\-lang\fR is given.
+.TP
+.B NO_COLOR
+When set, no colour (see \fB\-\-color\fR).
+.TP
+.B VIRTUAL_ENV, CONDA_PREFIX, PATH, PYENV_ROOT, LD_LIBRARY_PATH
+Where doctor looks for Python environments and libraries.
+.SH SEE ALSO
+The JSON output is described in docs/json.md of the cudamatch sources.
+)";
+
+}  // namespace
+
+Result<Generated> ParseGenerated(std::string_view name) {
+  if (name == "man") return Generated::kMan;
+  if (name == "bash") return Generated::kBash;
+  if (name == "zsh") return Generated::kZsh;
+  if (name == "fish") return Generated::kFish;
+  return Err("--generate takes man, bash, zsh or fish, not " + Quote(name));
+}
+
+CliDoc DescribeCli(CLI::App& app) {
+  CliDoc doc;
+  doc.name = app.get_name().empty() ? "cudamatch" : app.get_name();
+  doc.help = app.get_description();
+  if (StartsWith(doc.help, doc.name + ": ")) doc.help = doc.help.substr(doc.name.size() + 2);
+  doc.globals = DescribeOptions(app);
+  for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) {
+    if (sub->get_group().empty()) continue;
+    doc.commands.push_back(CommandDoc{sub->get_name(), sub->get_description(), DescribeOptions(*sub)});
+  }
+  return doc;
+}
+
+std::string GenerateMan(const CliDoc& doc, std::string_view version) {
+  std::string name = Roff(doc.name);
+  std::string out = fmt::format(".TH {} 1 \"\" \"{} {}\" \"User Commands\"\n", Upper(doc.name), name,
+                                Roff(version));
+  out += ".SH NAME\n" + name + " \\- " + Roff(doc.help) + "\n";
+  out += ".SH SYNOPSIS\n.B " + name + "\n[\\fIOPTIONS\\fR] [\\fICOMMAND\\fR [\\fIARGS\\fR]]\n";
+  out += ".SH DESCRIPTION\n\\fB" + name + "\\fR with no command runs \\fBdoctor\\fR.\n";
+  out += "Every command takes the global options and prints JSON with \\fB\\-\\-json\\fR.\n";
+  out += ".SH COMMANDS\n";
+  for (const CommandDoc& c : doc.commands) out += ManCommand(c);
+  out += ".SH GLOBAL OPTIONS\n";
+  for (const OptionDoc& o : doc.globals) out += ManOption(o);
+  out += kManTail;
+  return out;
+}
+
+std::string Generate(const CliDoc& doc, Generated kind, std::string_view version) {
+  switch (kind) {
+    case Generated::kMan: return GenerateMan(doc, version);
+    case Generated::kBash: return GenerateBash(doc);
+    case Generated::kZsh: return GenerateZsh(doc);
+    case Generated::kFish: return GenerateFish(doc);
+  }
+  return "";
+}
+
+}  // namespace cudamatch

@@ -1,0 +1,50 @@
+// The man page and the shell completions, generated from the same CLI11 declaration that parses
+// the arguments and prints --help, so the three never disagree. `cudamatch --generate KIND`
+// prints one of them; the build writes them next to the binary and `cmake --install` installs them.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "core/result.h"
+
+namespace cudamatch {
+
+enum class Generated { kMan, kBash, kZsh, kFish };
+
+Result<Generated> ParseGenerated(std::string_view name);
+
+// One option or positional argument as declared.
+struct OptionDoc {
+  std::vector<std::string> names;  // "-v", "--verbose"; empty for a positional
+  std::string value;               // the positional's name or the value's type; "" for a flag
+  std::string help;
+};
+
+struct CommandDoc {
+  std::string name;
+  std::string help;
+  std::vector<OptionDoc> options;  // positionals first, then options, as declared
+};
+
+// The whole command line: global options (every command takes them) and the commands.
+struct CliDoc {
+  std::string name;
+  std::string help;
+  std::vector<OptionDoc> globals;
+  std::vector<CommandDoc> commands;
+};
+
+// Reads the declaration; options in CLI11's hidden group ("") are left out.
+CliDoc DescribeCli(CLI::App& app);
+
+std::string GenerateMan(const CliDoc& doc, std::string_view version);
+std::string GenerateBash(const CliDoc& doc);
+std::string GenerateZsh(const CliDoc& doc);
+std::string GenerateFish(const CliDoc& doc);
+std::string Generate(const CliDoc& doc, Generated kind, std::string_view version);
+
+}  // namespace cudamatch
