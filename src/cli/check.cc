@@ -1,14 +1,14 @@
 // cudamatch check torch==1.13.0 torchvision==0.14.0 | -r requirements.txt
-#include <fstream>
-#include <sstream>
-
 #include "cli/common.h"
+#include "core/fs.h"
 #include "cli/spec_options.h"
 #include "report/plan_report.h"
 
 namespace cudamatch {
 
 namespace {
+
+constexpr size_t kRequirementsCap = 1 << 20;
 
 struct CheckOptions {
   SpecOptions spec;
@@ -18,12 +18,9 @@ struct CheckOptions {
 
 Result<PinSet> ReadPins(const CheckOptions& opt) {
   if (opt.requirements.empty()) return ParsePinArgs(opt.pins);
-  std::ifstream in(opt.requirements, std::ios::binary);
-  if (!in) return Err(opt.requirements + ": cannot open");
-  std::ostringstream buf;
-  buf << in.rdbuf();
-  std::string text = buf.str().substr(0, 1 << 20);
-  auto set = ParseRequirements(opt.requirements, text);
+  auto text = ReadInputFile(opt.requirements, kRequirementsCap);
+  if (!text) return Error{text.error()};
+  auto set = ParseRequirements(opt.requirements, *text);
   if (!set) return set;
   auto extra = ParsePinArgs(opt.pins);
   if (!extra) return extra;

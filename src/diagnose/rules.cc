@@ -27,7 +27,8 @@ const std::vector<Rule>& Rules() {
       {"nvcc-major", CheckNvccMajor},               {"gcc-too-new", CheckGccTooNew},
       {"ld-library-path", CheckLdLibraryPath},      {"pip-mirror", CheckPipMirror},
       {"forward-compat", CheckForwardCompat},       {"unknown-gpu", CheckUnknownGpu},
-      {"torch-unknown", CheckTorchUnknown},
+      {"torch-unknown", CheckTorchUnknown},         {"library-fault", CheckLibraryFaults},
+      {"implausible-value", CheckImplausibleValues},
   };
   return kRules;
 }
@@ -42,6 +43,7 @@ const std::vector<std::string_view>& FindingIds() {
       "torch.rocm_on_nvidia",    "torch.python_unsupported", "toolkit.nvcc_major",
       "toolkit.gcc_too_new",     "env.ld_library_path",      "pip.mirror_default_only",
       "driver.forward_compat",   "gpu.unknown",              "torch.not_in_catalog",
+      "driver.library_fault",    "driver.implausible_value",
   };
   return kIds;
 }

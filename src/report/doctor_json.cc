@@ -152,6 +152,14 @@ Json DoctorJson(const Snapshot& snap, const std::vector<Finding>& findings) {
   for (const Finding& f : findings) fs.push_back(FindingJson(f));
   j["findings"] = fs;
   j["ok"] = !HasErrors(findings);
+  Json unreadable = Json::array(), implausible = Json::array();
+  for (const Unreadable& u : snap.unreadable) unreadable.push_back(Json{{"path", u.path}, {"reason", u.reason}});
+  for (const ImplausibleValue& v : snap.implausible) {
+    implausible.push_back(Json{{"source", v.source}, {"value", v.value}, {"expected", v.expected}});
+  }
+  j["unreadable"] = unreadable;
+  j["complete"] = snap.unreadable.empty();
+  j["implausible"] = implausible;
   Json trail = Json::array();
   for (const Evidence& e : snap.trail) {
     trail.push_back(Json{{"probe", e.probe}, {"source", e.source}, {"outcome", OutcomeName(e.outcome)}, {"detail", e.detail}});
