@@ -42,9 +42,12 @@ void CheckLdLibraryPath(const Snapshot& s, const Catalog& c, std::vector<Finding
 void CheckPipMirror(const Snapshot& s, const Catalog& c, std::vector<Finding>& out);
 
 // Shared helpers.
-std::string DriverEvidence(const DriverInfo& d);
-std::string EnvLabel(const PythonEnv& env);
-std::string TorchEvidence(const PythonEnv& env, const PackageInfo& torch);
+EvidenceItem Ev(std::string id, MessageArgs args = {});
+// The driver's kernel module, user space and CUDA, one item each ("evidence.no_driver" if none).
+std::vector<EvidenceItem> DriverEvidence(const DriverInfo& d);
+EvidenceItem TorchEvidence(const PythonEnv& env, const PackageInfo& torch);
+EvidenceItem PackageEvidence(const PackageInfo& pkg);
+EvidenceItem GpuEvidence(const GpuInfo& g);
 // The pip command of the best plan for one environment on this machine ("" if none fits).
 std::string PlanCommand(const Snapshot& s, const Catalog& c, const PythonEnv* env);
 // The catalog row of an installed build, when its release and variant are known.
