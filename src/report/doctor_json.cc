@@ -78,7 +78,11 @@ Json PythonJson(const PythonEnv& e) {
   j["found_by"] = StringList(e.found_by);
   j["site_packages"] = StringList(e.site_packages);
   Json pkgs = Json::object();
-  for (const auto& [name, p] : e.packages) pkgs[name] = PackageJson(p);
+  // Appended, not looked up: the names are unique (a std::map), and ordered_json's operator[]
+  // searches linearly, which is quadratic over an environment with 100,000 packages.
+  auto& members = pkgs.get_ref<Json::object_t&>();
+  members.reserve(e.packages.size());
+  for (const auto& [name, p] : e.packages) members.emplace_back(name, PackageJson(p));
   j["packages"] = pkgs;
   return j;
 }
