@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # Installs what building and testing cudamatch needs, from Debian packages only.
 #   scripts/setup.sh            build dependencies
-#   scripts/setup.sh --test     + test tools (clang for sanitizers and fuzzing, Google Benchmark)
+#   scripts/setup.sh --test     + test tools (clang for sanitizers and fuzzing, Google Benchmark,
+#                                 strace for the trace test of --root)
 #   scripts/setup.sh --testbed  + the real test bed: Debian's NVIDIA user-space driver (non-free)
 #                                 and python3-torch, so integration tests compare against them
 # As root it runs apt-get; otherwise it prints the exact command to run and exits 1.
 set -euo pipefail
 
 build_pkgs=(cmake ninja-build g++ libcli11-dev nlohmann-json3-dev libfmt-dev libgtest-dev libgmock-dev)
-test_pkgs=(clang libclang-rt-14-dev libbenchmark-dev hyperfine)
+test_pkgs=(clang libclang-rt-14-dev libbenchmark-dev hyperfine strace)
 testbed_pkgs=(libcuda1 libnvidia-ml1 nvidia-smi python3-torch python3-torchvision python3-torchaudio)
 nonfree_file=/etc/apt/sources.list.d/cudamatch-nonfree.sources
 
