@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -62,17 +63,31 @@ bool ReadReply(int fd, Clock::time_point deadline, size_t cap, std::string& out)
   }
 }
 
-// Waits for the child to end until the deadline; then kills its process group.
-int Reap(pid_t pid, Clock::time_point deadline, bool* killed) {
-  int status = 0;
-  while (true) {
-    pid_t r = waitpid(pid, &status, WNOHANG);
-    if (r == pid) return status;
-    if (r < 0 && errno != EINTR) return 0;
-    if (MillisLeft(deadline) == 0) break;
-    timespec pause{0, 1000 * 1000};
+// Waits until the child has ended or the deadline passes: on a pidfd where the kernel has them
+// (Linux 5.3), else in short sleeps.
+void AwaitExit(pid_t pid, Clock::time_point deadline) {
+  int pidfd = static_cast<int>(syscall(SYS_pidfd_open, pid, 0));
+  if (pidfd >= 0) {
+    pollfd p{pidfd, POLLIN, 0};
+    while (poll(&p, 1, MillisLeft(deadline)) < 0 && errno == EINTR) {
+    }
+    close(pidfd);
+    return;
+  }
+  siginfo_t info{};
+  while (MillisLeft(deadline) > 0) {
+    info.si_pid = 0;
+    if (waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOHANG | WNOWAIT) != 0 || info.si_pid == pid) return;
+    timespec pause{0, 50 * 1000};
     nanosleep(&pause, nullptr);
   }
+}
+
+// Reaps the child once it has ended, by the deadline; after it, kills its process group.
+int Reap(pid_t pid, Clock::time_point deadline, bool* killed) {
+  int status = 0;
+  AwaitExit(pid, deadline);
+  if (waitpid(pid, &status, WNOHANG) == pid) return status;
   *killed = true;
   kill(-pid, SIGKILL);
   kill(pid, SIGKILL);
