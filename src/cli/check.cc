@@ -1,7 +1,7 @@
 // cudamatch check torch==1.13.0 torchvision==0.14.0 | -r requirements.txt
 #include "cli/common.h"
-#include "core/fs.h"
 #include "cli/spec_options.h"
+#include "core/fs.h"
 #include "report/plan_report.h"
 
 namespace cudamatch {
@@ -16,15 +16,18 @@ struct CheckOptions {
   std::string requirements;
 };
 
+// Requirements files (and the files they include) through the one file layer: regular files
+// of at most kRequirementsCap bytes.
+Result<std::string> ReadText(const std::string& path) { return ReadInputFile(path, kRequirementsCap); }
+
 Result<PinSet> ReadPins(const CheckOptions& opt) {
   if (opt.requirements.empty()) return ParsePinArgs(opt.pins);
-  auto text = ReadInputFile(opt.requirements, kRequirementsCap);
+  auto text = ReadText(opt.requirements);
   if (!text) return Error{text.error()};
-  auto set = ParseRequirements(opt.requirements, *text);
-  if (!set) return set;
+  PinSet set = ParseRequirements(opt.requirements, *text, ReadText);
   auto extra = ParsePinArgs(opt.pins);
   if (!extra) return extra;
-  set->pins.insert(set->pins.end(), extra->pins.begin(), extra->pins.end());
+  set.pins.insert(set.pins.end(), extra->pins.begin(), extra->pins.end());
   return set;
 }
 
@@ -32,7 +35,7 @@ int RunCheck(const CheckOptions& opt, Context& ctx) {
   if (opt.pins.empty() && opt.requirements.empty()) return Fail("check needs pins (torch==2.3.1 ...) or -r requirements.txt");
   auto pins = ReadPins(opt);
   if (!pins) return Fail(pins.error());
-  if (pins->pins.empty()) return Fail("no torch, torchvision or torchaudio pin found");
+  if (pins->pins.empty() && pins->issues.empty()) return Fail("no torch, torchvision or torchaudio pin found");
   auto spec = BuildSpec(opt.spec, ctx);
   if (!spec) return Fail(spec.error());
   CheckResult result = CheckPins(ctx.catalog, *spec, *pins);

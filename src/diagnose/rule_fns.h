@@ -35,6 +35,10 @@ void CheckRocmBuild(const Snapshot& s, const Catalog& c, std::vector<Finding>& o
 void CheckTorchPython(const Snapshot& s, const Catalog& c, std::vector<Finding>& out);
 void CheckTorchUnknown(const Snapshot& s, const Catalog& c, std::vector<Finding>& out);
 
+// How one environment's packages fit together (rules_stack.cc).
+void CheckCompanionBuilds(const Snapshot& s, const Catalog& c, std::vector<Finding>& out);
+void CheckNvidiaWheels(const Snapshot& s, const Catalog& c, std::vector<Finding>& out);
+
 // Toolchain and environment (rules_env.cc).
 void CheckNvccMajor(const Snapshot& s, const Catalog& c, std::vector<Finding>& out);
 void CheckGccTooNew(const Snapshot& s, const Catalog& c, std::vector<Finding>& out);
@@ -48,8 +52,8 @@ std::vector<EvidenceItem> DriverEvidence(const DriverInfo& d);
 EvidenceItem TorchEvidence(const PythonEnv& env, const PackageInfo& torch);
 EvidenceItem PackageEvidence(const PackageInfo& pkg);
 EvidenceItem GpuEvidence(const GpuInfo& g);
-// The pip command of the best plan for one environment on this machine ("" if none fits).
-std::string PlanCommand(const Snapshot& s, const Catalog& c, const PythonEnv* env);
+// The environment's interpreter for "<python> -m pip ..." ("python" when unknown).
+std::string PythonOf(const PythonEnv& env);
 // The catalog row of an installed build, when its release and variant are known.
 const TorchVariant* InstalledVariant(const Catalog& c, const PackageInfo& torch, const Platform& p);
 

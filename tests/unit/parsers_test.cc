@@ -170,3 +170,38 @@ TEST(CondaAndPip, EnvironmentsTxtAndPipConf) {
 
 }  // namespace
 }  // namespace cudamatch
+
+namespace cudamatch {
+namespace {
+
+// Wrapper scripts as found on PATH: Debian 12 testbed's /usr/local/bin/nvcc (verbatim), a
+// quoted variant and scripts that name no fixed nvcc.
+TEST(Parsers, NvccWrapperNamesTheNvccItRuns) {
+  EXPECT_EQ(ParseNvccWrapper("#!/bin/sh\nexec /usr/local/cuda-13.0/bin/nvcc \"$@\"\n"), "/usr/local/cuda-13.0/bin/nvcc");
+  EXPECT_EQ(ParseNvccWrapper("#!/bin/bash\n# CUDA 12.4\nexec \"/opt/cuda-12.4/bin/nvcc\" \"$@\"\n"), "/opt/cuda-12.4/bin/nvcc");
+  EXPECT_EQ(ParseNvccWrapper("#!/bin/sh\nexec $CUDA_HOME/bin/nvcc \"$@\"\n"), std::nullopt);
+  EXPECT_EQ(ParseNvccWrapper("#!/bin/sh\necho hello\n"), std::nullopt);
+  EXPECT_EQ(ParseNvccWrapper(std::string("\x7f" "ELF\x02\x01\x01", 7) + "/usr/local/cuda/bin/nvcc"), std::nullopt);
+  EXPECT_EQ(ParseNvccWrapper(""), std::nullopt);
+}
+
+}  // namespace
+}  // namespace cudamatch
+
+namespace cudamatch {
+namespace {
+
+// The GCC check of crt/host_config.h: CUDA 13.0's file on the build machine (lines 133-139,
+// verbatim) and the one-line form of older releases; clang-only checks and other files give none.
+TEST(Parsers, HostConfigMaxGcc) {
+  EXPECT_EQ(ParseHostConfigMaxGcc("#if defined(__GNUC__)\n\n#if __GNUC__ > 15\n\n#error -- unsupported GNU version! gcc "
+                                  "versions later than 15 are not supported!\n\n#endif /* __GNUC__ > 15 */\n"),
+            15);
+  EXPECT_EQ(ParseHostConfigMaxGcc("#if __GNUC__ > 8\n#error -- unsupported GNU version!\n#endif\n"), 8);
+  EXPECT_EQ(ParseHostConfigMaxGcc("#if (__clang_major__ >= 21) || (__clang_major__ < 3)\n"), std::nullopt);
+  EXPECT_EQ(ParseHostConfigMaxGcc("/* __GNUC__ > 15 */\n"), std::nullopt);
+  EXPECT_EQ(ParseHostConfigMaxGcc(""), std::nullopt);
+}
+
+}  // namespace
+}  // namespace cudamatch
