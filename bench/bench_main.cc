@@ -6,6 +6,7 @@
 #include <fstream>
 
 #include "catalog/catalog.h"
+#include "core/child.h"
 #include "diagnose/rules.h"
 #include "plan/check.h"
 #include "plan/lookup.h"
@@ -51,6 +52,15 @@ void BM_Plan(benchmark::State& state) {
   for (auto _ : state) benchmark::DoNotOptimize(MakePlan(TheCatalog(), spec));
 }
 BENCHMARK(BM_Plan)->Unit(benchmark::kMicrosecond);
+
+// The cost of asking an NVIDIA library in a watched child: fork, a reply over a pipe, reaping.
+void BM_WatchedChild(benchmark::State& state) {
+  for (auto _ : state) {
+    ChildOutcome out = RunInChild([] { return std::string("version\t5:12040\n"); }, 2000);
+    benchmark::DoNotOptimize(out);
+  }
+}
+BENCHMARK(BM_WatchedChild)->Unit(benchmark::kMicrosecond);
 
 void BM_Check(benchmark::State& state) {
   PinSet pins = ParsePinArgs({"torch==1.13.0", "torchvision==1.4.0"}).value();

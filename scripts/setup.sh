@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what building and testing cudamatch needs, from Debian packages only.
 #   scripts/setup.sh            build dependencies
-#   scripts/setup.sh --test     + test tools (clang for sanitizers and fuzzing, Google Benchmark)
+#   scripts/setup.sh --test     + test tools (clang for sanitizers and fuzzing, Google Benchmark,
+#                                 strace for the trace test of --root)
 #                                 and what the packaging stage needs: Debian's Python packaging
 #                                 tools, dpkg-dev, the aarch64 cross compiler, qemu-user-static,
 #                                 GoogleTest's sources, man, zsh and fish for the generated files
@@ -11,7 +12,7 @@
 set -euo pipefail
 
 build_pkgs=(cmake ninja-build g++ libcli11-dev nlohmann-json3-dev libfmt-dev libgtest-dev libgmock-dev)
-test_pkgs=(clang libclang-rt-14-dev libbenchmark-dev hyperfine)
+test_pkgs=(clang libclang-rt-14-dev libbenchmark-dev hyperfine strace)
 ship_pkgs=(python3 python3-build python3-venv dpkg-dev binutils g++-aarch64-linux-gnu qemu-user-static googletest
            man-db groff-base zsh fish)
 testbed_pkgs=(libcuda1 libnvidia-ml1 nvidia-smi python3-torch python3-torchvision python3-torchaudio)

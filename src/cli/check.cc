@@ -1,14 +1,14 @@
 // cudamatch check torch==1.13.0 torchvision==0.14.0 | -r requirements.txt
-#include <fstream>
-#include <sstream>
-
 #include "cli/common.h"
 #include "cli/spec_options.h"
+#include "core/fs.h"
 #include "report/plan_report.h"
 
 namespace cudamatch {
 
 namespace {
+
+constexpr size_t kRequirementsCap = 1 << 20;
 
 struct CheckOptions {
   SpecOptions spec;
@@ -16,13 +16,9 @@ struct CheckOptions {
   std::string requirements;
 };
 
-Result<std::string> ReadText(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return Err(path + ": cannot open");
-  std::ostringstream buf;
-  buf << in.rdbuf();
-  return buf.str().substr(0, 1 << 20);
-}
+// Requirements files (and the files they include) through the one file layer: regular files
+// of at most kRequirementsCap bytes.
+Result<std::string> ReadText(const std::string& path) { return ReadInputFile(path, kRequirementsCap); }
 
 Result<PinSet> ReadPins(const CheckOptions& opt) {
   if (opt.requirements.empty()) return ParsePinArgs(opt.pins);

@@ -2,13 +2,21 @@
 
 #include <unistd.h>
 
-#include <cstdio>
-#include <fstream>
-#include <sstream>
+#include <sys/stat.h>
 
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+
+#include "core/fs.h"
+#include "core/safe_text.h"
 #include "core/text.h"
 
 namespace cudamatch {
+
+namespace {
+constexpr size_t kCatalogTableCap = 16 << 20;
+}  // namespace
 
 void AddGlobalFlags(CLI::App& app, GlobalFlags& flags) {
   app.add_flag("--json", flags.json, "Print one JSON object (schema in docs/json.md)");
@@ -23,15 +31,15 @@ void AddGlobalFlags(CLI::App& app, GlobalFlags& flags) {
 Result<Catalog> LoadCatalog(const std::string& dir) {
   std::vector<CatalogFile> files = EmbeddedCatalogFiles();
   if (dir.empty()) return ParseCatalog(files);
+  struct stat st;
+  if (stat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) return Err("--catalog " + Quote(dir) + ": no such directory");
   auto texts = std::make_shared<std::vector<std::string>>();
   texts->reserve(files.size());  // no reallocation: rows point into these strings
   for (CatalogFile& f : files) {
-    std::string path = dir + "/" + f.name;
-    std::ifstream in(path, std::ios::binary);
-    if (!in) continue;
-    std::ostringstream buf;
-    buf << in.rdbuf();
-    texts->push_back(buf.str());
+    std::string path = dir + "/" + std::string(f.name);
+    auto text = ReadInputFile(path, kCatalogTableCap);
+    if (!text) return Err("--catalog needs every table (" + std::to_string(files.size()) + " files): " + text.error());
+    texts->push_back(std::move(*text));
     f.text = texts->back();
     f.origin = path;
   }
@@ -56,6 +64,7 @@ Result<std::unique_ptr<Context>> MakeContext(const GlobalFlags& flags, std::map<
   else if (flags.color == "never") ctx->style.color = false;
   else if (flags.color == "auto") ctx->style.color = stdout_is_tty && ctx->Env("NO_COLOR").empty() && ctx->Env("TERM") != "dumb";
   else return Err("--color must be auto, always or never, not " + Quote(flags.color));
+  SetColourOutput(ctx->style.color);
   if (!flags.os.empty()) {
     auto os = ParseOs(flags.os);
     if (!os) return Error{os.error()};
@@ -72,10 +81,31 @@ Result<std::unique_ptr<Context>> MakeContext(const GlobalFlags& flags, std::map<
   return ctx;
 }
 
-void Print(const std::string& text) { std::fwrite(text.data(), 1, text.size(), stdout); }
+namespace {
+
+// What Print keeps of colour sequences: only when --color put them there.
+bool g_colour_output = false;
+int g_write_errno = 0;
+
+}  // namespace
+
+void SetColourOutput(bool colour) { g_colour_output = colour; }
+
+void Print(const std::string& text) {
+  std::string safe = RedactCredentials(EscapeControls(text, g_colour_output));
+  if (std::fwrite(safe.data(), 1, safe.size(), stdout) != safe.size() && g_write_errno == 0) g_write_errno = errno;
+}
+
+int FinishOutput(int code) {
+  if (std::fflush(stdout) != 0 && g_write_errno == 0) g_write_errno = errno;
+  if (g_write_errno == 0 && std::ferror(stdout)) g_write_errno = EIO;
+  if (g_write_errno == 0) return code;
+  if (g_write_errno == EPIPE) return code;  // the reader has gone (`cudamatch doctor | head -1`)
+  return Fail(std::string("cannot write the output: ") + std::strerror(g_write_errno));
+}
 
 int Fail(const std::string& message, int code) {
-  std::string line = "cudamatch: error: " + message + "\n";
+  std::string line = "cudamatch: error: " + RedactCredentials(EscapeControls(message, false)) + "\n";
   std::fwrite(line.data(), 1, line.size(), stderr);
   return code;
 }

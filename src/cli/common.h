@@ -61,8 +61,13 @@ RunFn RegisterPlan(CLI::App& app);
 RunFn RegisterCheck(CLI::App& app);
 RunFn RegisterExplain(CLI::App& app);
 
-// Writes to stdout; errors go to stderr as "cudamatch: error: ...".
+// Writes to stdout, control characters escaped (colour sequences kept only when colour is on) and
+// credentials in URLs redacted; errors go to stderr as "cudamatch: error: ...", the same way.
 void Print(const std::string& text);
 int Fail(const std::string& message, int code = kExitUsage);
+void SetColourOutput(bool colour);
+// Flushes stdout. A write error ends the run with exit 2 and a message; a reader that has gone
+// away (a closed pipe) ends it quietly with `code`.
+int FinishOutput(int code);
 
 }  // namespace cudamatch

@@ -10,10 +10,11 @@ namespace cudamatch {
 namespace {
 
 int RunDoctor(const MachineOptions& opt, Context& ctx) {
-  MachineProbe probe = ProbeMachine(opt, ctx);
-  std::vector<Finding> findings = Diagnose(probe.snapshot, ctx.catalog);
-  if (ctx.flags.json) Print(JsonText(DoctorJson(probe.snapshot, findings)));
-  else Print(RenderDoctor(probe.snapshot, findings, ctx.text()));
+  auto probe = ProbeMachine(opt, ctx);
+  if (!probe) return Fail(probe.error());
+  std::vector<Finding> findings = Diagnose(probe->snapshot, ctx.catalog);
+  if (ctx.flags.json) Print(JsonText(DoctorJson(probe->snapshot, findings)));
+  else Print(RenderDoctor(probe->snapshot, findings, ctx.text()));
   return HasErrors(findings) ? kExitFindings : kExitOk;
 }
 

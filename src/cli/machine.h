@@ -13,8 +13,10 @@
 namespace cudamatch {
 
 struct MachineOptions {
-  std::string root = "/";
+  std::string root;        // --root DIR, when root_given
+  bool root_given = false;
   std::vector<std::string> pythons;
+  std::string driver_timeout;  // --driver-timeout SECONDS, else CUDAMATCH_DRIVER_TIMEOUT, else 2
 };
 
 struct MachineProbe {
@@ -24,7 +26,16 @@ struct MachineProbe {
   Snapshot snapshot;
 };
 
+void AddRootOption(CLI::App& sub, MachineOptions& opt, const std::string& help);
+void AddDriverTimeoutOption(CLI::App& sub, MachineOptions& opt);
 void AddMachineOptions(CLI::App& sub, MachineOptions& opt);
-MachineProbe ProbeMachine(const MachineOptions& opt, const Context& ctx);
+// An error (a usage error: exit 2) when --root does not name an image directory.
+Result<MachineProbe> ProbeMachine(const MachineOptions& opt, const Context& ctx);
+
+// --root must name an existing directory other than this machine's "/" once links are
+// resolved; a relative path is taken from the working directory. Returns the resolved path.
+Result<std::string> ValidateRoot(const std::string& root);
+// Milliseconds from "--driver-timeout 2.5" or CUDAMATCH_DRIVER_TIMEOUT: more than 0, at most 600 s.
+Result<int> DriverTimeoutMs(const std::string& flag, const std::string& env);
 
 }  // namespace cudamatch

@@ -1,4 +1,5 @@
 // The only place that knows argv, the process environment and exit codes.
+#include <signal.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -96,8 +97,10 @@ int Run(int argc, char** argv) {
 }  // namespace cudamatch
 
 int main(int argc, char** argv) {
+  // A closed output pipe becomes EPIPE on write, handled in FinishOutput, instead of SIGPIPE.
+  signal(SIGPIPE, SIG_IGN);
   try {
-    return cudamatch::Run(argc, argv);
+    return cudamatch::FinishOutput(cudamatch::Run(argc, argv));
   } catch (const std::exception& e) {
     return cudamatch::Fail(std::string("internal error: ") + e.what());
   }

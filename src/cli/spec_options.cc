@@ -7,7 +7,8 @@
 namespace cudamatch {
 
 void AddSpecOptions(CLI::App& sub, SpecOptions& opt) {
-  sub.add_option("--root", opt.root, "Probe the machine image under DIR");
+  AddRootOption(sub, opt.machine, "Probe the machine image under DIR");
+  AddDriverTimeoutOption(sub, opt.machine);
   sub.add_option("--driver", opt.driver, "Driver version, e.g. 470.82.01 (instead of this machine's)");
   sub.add_option("--cuda-max", opt.cuda_max, "The CUDA version the driver serves (nvidia-smi), e.g. 12.2");
   sub.add_option("--gpu", opt.gpus, "GPU name, e.g. \"RTX 3090\" (repeatable: every GPU must be served)")
@@ -74,9 +75,11 @@ Result<MachineSpec> BuildSpec(const SpecOptions& opt, const Context& ctx) {
   bool detect = !opt.no_detect && ctx.flags.os.empty();
   bool python_is_path = opt.python.find('/') != std::string::npos;
   if (detect) {
-    MachineOptions m{opt.root, python_is_path ? std::vector<std::string>{opt.python} : std::vector<std::string>{}};
-    MachineProbe probe = ProbeMachine(m, ctx);
-    spec = SpecFromSnapshot(probe.snapshot, PrimaryPython(probe.snapshot));
+    MachineOptions m = opt.machine;
+    if (python_is_path) m.pythons = {opt.python};
+    auto probe = ProbeMachine(m, ctx);
+    if (!probe) return Error{probe.error()};
+    spec = SpecFromSnapshot(probe->snapshot, PrimaryPython(probe->snapshot));
   }
   Platform probed = spec.platform;  // the probed machine's, when detected
   spec.platform = ctx.platform;

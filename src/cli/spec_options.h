@@ -13,7 +13,7 @@
 namespace cudamatch {
 
 struct SpecOptions {
-  std::string root = "/";
+  MachineOptions machine;  // --root, --driver-timeout
   std::string driver;
   std::string cuda_max;
   std::vector<std::string> gpus;

@@ -16,6 +16,12 @@ namespace cudamatch {
 
 enum class FileType { kMissing, kRegular, kDirectory, kSymlink, kOther };
 
+// A place that exists but could not be read (permission denied, I/O error).
+struct Unreadable {
+  std::string path;
+  std::string reason;
+};
+
 struct FileInfo {
   FileType type = FileType::kMissing;
   uint64_t size = 0;
@@ -40,14 +46,27 @@ class Fs {
   virtual Result<std::string> Resolve(std::string_view path) const = 0;
   // The root as given ("/" for this machine).
   virtual const std::string& root() const = 0;
+  // Every place so far that exists but could not be read, sorted by path, each once.
+  virtual std::vector<Unreadable> unreadable() const = 0;
 
   bool IsDir(std::string_view path) const { return Stat(path).type == FileType::kDirectory; }
   bool IsFile(std::string_view path) const { return Stat(path).type == FileType::kRegular; }
   bool Exists(std::string_view path) const { return Stat(path).exists(); }
 };
 
+struct FsOptions {
+  // openat2(RESOLVE_IN_ROOT) where the kernel has it. Off (CUDAMATCH_NO_OPENAT2=1, for tests),
+  // paths are resolved by the component-by-component walk that kernels without it get.
+  bool use_openat2 = true;
+};
+
 // The machine's filesystem seen from `root` ("/" or an image directory).
-std::unique_ptr<Fs> MakeRealFs(std::string root);
+std::unique_ptr<Fs> MakeRealFs(std::string root, FsOptions options = {});
+
+// A file a user named (check -r, --catalog tables), relative to the working directory or
+// absolute: through the same layer as every probe, a regular file of at most `cap` bytes, checked
+// before it is opened; anything else is an error.
+Result<std::string> ReadInputFile(const std::string& path, size_t cap);
 
 // An in-memory tree for tests. Paths are absolute.
 class FakeFs : public Fs {
@@ -66,6 +85,7 @@ class FakeFs : public Fs {
   Result<std::string> ReadLink(std::string_view path) const override;
   Result<std::string> Resolve(std::string_view path) const override;
   const std::string& root() const override { return root_; }
+  std::vector<Unreadable> unreadable() const override;
 
   // Every path passed to Read, in order.
   const std::vector<std::string>& reads() const { return reads_; }
@@ -83,6 +103,7 @@ class FakeFs : public Fs {
   std::map<std::string, Node> nodes_;
   size_t symlinks_ = 0;  // with none, paths resolve by a single lookup
   mutable std::vector<std::string> reads_;
+  mutable std::map<std::string, std::string> unreadable_;
 };
 
 // Path helpers for absolute, '/'-separated paths.

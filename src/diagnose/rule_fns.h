@@ -22,6 +22,10 @@ void CheckVisibleDevices(const Snapshot& s, const Catalog& c, std::vector<Findin
 void CheckForwardCompat(const Snapshot& s, const Catalog& c, std::vector<Finding>& out);
 void CheckUnknownGpu(const Snapshot& s, const Catalog& c, std::vector<Finding>& out);
 
+// Sources that could not be trusted (rules_health.cc).
+void CheckLibraryFaults(const Snapshot& s, const Catalog& c, std::vector<Finding>& out);
+void CheckImplausibleValues(const Snapshot& s, const Catalog& c, std::vector<Finding>& out);
+
 // PyTorch builds in each environment (rules_torch.cc).
 void CheckTorchDriver(const Snapshot& s, const Catalog& c, std::vector<Finding>& out);
 void CheckTorchKernels(const Snapshot& s, const Catalog& c, std::vector<Finding>& out);

@@ -31,6 +31,7 @@ const std::vector<Rule>& Rules() {
       {"forward-compat", CheckForwardCompat},       {"unknown-gpu", CheckUnknownGpu},
       {"torch-unknown", CheckTorchUnknown},         {"companion-builds", CheckCompanionBuilds},
       {"nvidia-wheels", CheckNvidiaWheels},         {"torch-beyond-catalog", CheckTorchBeyondCatalog},
+      {"library-fault", CheckLibraryFaults},         {"implausible-value", CheckImplausibleValues},
   };
   return kRules;
 }
@@ -47,6 +48,7 @@ const std::vector<std::string_view>& FindingIds() {
       "driver.forward_compat",   "gpu.unknown",              "torch.not_in_catalog",
       "torch.audio_cuda_mismatch", "torch.nvidia_wheels_missing", "torch.nvidia_wheels_mismatch",
       "container.module_not_loaded", "container.driver_mismatch", "torch.beyond_catalog",
+      "driver.library_fault",    "driver.implausible_value",
   };
   return kIds;
 }

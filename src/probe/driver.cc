@@ -30,7 +30,7 @@ void ProbeKernelModule(const ProbeInput& in, DriverInfo& d, Trail& trail) {
       trail.Found(d.kernel_source, v->version.text + " (" + v->flavor + ")");
       return;
     }
-    trail.Error("/proc/driver/nvidia/version", "no NVRM version line in " + Quote(*text));
+    trail.Error("/proc/driver/nvidia/version", "no NVRM version line in " + std::to_string(text->size()) + " bytes");
   }
   if (auto text = ReadRecorded(*in.fs, trail, "/sys/module/nvidia/version")) {
     if (auto v = ParseSysModuleVersion(*text)) {
@@ -40,7 +40,7 @@ void ProbeKernelModule(const ProbeInput& in, DriverInfo& d, Trail& trail) {
       trail.Found(d.kernel_source, v->text);
       return;
     }
-    trail.Error("/sys/module/nvidia/version", "malformed version " + Quote(*text));
+    trail.Error("/sys/module/nvidia/version", "not a driver version (" + std::to_string(text->size()) + " bytes)");
   }
 }
 
@@ -110,7 +110,39 @@ void ProbeLibraries(const ProbeInput& in, DriverInfo& d, Trail& trail) {
   if (d.libcuda_paths.empty()) trail.Missing("libcuda.so.1", "not in any library directory");
 }
 
-void ProbeNvml(const ProbeInput& in, DriverInfo& d, Trail& trail) {
+void Implausible(Snapshot& snap, Trail& trail, std::string source, std::string value, std::string expected) {
+  trail.Error(source, "implausible value " + value + " (expected " + expected + ")");
+  snap.implausible.push_back(ImplausibleValue{std::move(source), std::move(value), std::move(expected)});
+}
+
+// A CUDA version as the driver APIs give it (12040 = 12.4) is plausible when it is a real release
+// number and, where the catalog knows the driver's branch, no newer than that branch serves.
+bool PlausibleDriverCuda(const ProbeInput& in, const DriverInfo& d, int api, Snapshot& snap, Trail& trail,
+                         const std::string& source) {
+  if (api < 1000 || api >= 30000 || api % 10 != 0) {
+    Implausible(snap, trail, source, std::to_string(api), "a CUDA version such as 12040 for 12.4");
+    return false;
+  }
+  std::optional<DriverVersion> version = d.version();
+  if (!version || in.catalog == nullptr) return true;
+  DriverCuda served = MaxCudaForDriver(*in.catalog, *version, Os::kLinux);
+  CudaVersion given = CudaVersion::FromApiInt(api);
+  if (served.cuda && served.from_branch_table && !served.lower_bound && given.Truncated() > served.cuda->Truncated()) {
+    Implausible(snap, trail, source, given.MajorMinor(),
+                "at most CUDA " + served.cuda->MajorMinor() + " for driver branch " + std::to_string(version->branch()));
+    return false;
+  }
+  return true;
+}
+
+void NvmlFailed(DriverInfo& d, Trail& trail, const NvmlApi& nvml, const std::string& error) {
+  d.nvml_status = error;
+  trail.Error("nvml:nvmlInit_v2", error);
+  if (auto fault = nvml.fault()) d.library_faults.push_back(*fault);
+}
+
+void ProbeNvml(const ProbeInput& in, Snapshot& snap, Trail& trail) {
+  DriverInfo& d = snap.driver;
   if (in.nvml == nullptr) {
     d.nvml_status = "skipped.root";
     trail.Skipped("nvml", "--root inspects an image: no library of this host is loaded");
@@ -126,40 +158,42 @@ void ProbeNvml(const ProbeInput& in, DriverInfo& d, Trail& trail) {
     trail.Skipped("nvml", "no libnvidia-ml.so.1 in any library directory");
     return;
   }
-  if (Status s = in.nvml->Init(); !s.ok()) {
-    d.nvml_status = s.error();
-    trail.Error("nvml:nvmlInit_v2", s.error());
-    return;
-  }
+  if (Status s = in.nvml->Init(); !s.ok()) return NvmlFailed(d, trail, *in.nvml, s.error());
   d.nvml_status = "ok";
   if (auto v = in.nvml->DriverVersion()) {
     if (auto parsed = DriverVersion::Parse(*v)) {
       d.userspace_version = *parsed;
       d.userspace_source = "NVML nvmlSystemGetDriverVersion";
       trail.Found("nvml:nvmlSystemGetDriverVersion", *v);
+    } else {
+      Implausible(snap, trail, "NVML nvmlSystemGetDriverVersion", Quote(*v), "a driver version such as 550.54.14");
     }
   } else {
     trail.Error("nvml:nvmlSystemGetDriverVersion", v.error());
   }
-  if (auto v = in.nvml->CudaDriverVersion(); v && *v > 0) {
+  const std::string source = "NVML nvmlSystemGetCudaDriverVersion_v2";
+  if (auto v = in.nvml->CudaDriverVersion(); v && PlausibleDriverCuda(in, d, *v, snap, trail, source)) {
     d.cuda = CudaVersion::FromApiInt(*v);
-    d.cuda_source = "NVML nvmlSystemGetCudaDriverVersion_v2";
+    d.cuda_source = source;
     trail.Found("nvml:nvmlSystemGetCudaDriverVersion_v2", std::to_string(*v));
   } else if (!v) {
     trail.Error("nvml:nvmlSystemGetCudaDriverVersion_v2", v.error());
   }
 }
 
-void ProbeDriverCuda(const ProbeInput& in, DriverInfo& d, Trail& trail) {
+void ProbeDriverCuda(const ProbeInput& in, Snapshot& snap, Trail& trail) {
+  DriverInfo& d = snap.driver;
   if (d.cuda) return;
   if (in.cuda != nullptr && (!d.libcuda_paths.empty() || d.wsl)) {
-    if (auto v = in.cuda->DriverGetVersion(); v && *v > 0) {
+    const std::string source = "libcuda cuDriverGetVersion";
+    if (auto v = in.cuda->DriverGetVersion(); v && PlausibleDriverCuda(in, d, *v, snap, trail, source)) {
       d.cuda = CudaVersion::FromApiInt(*v);
-      d.cuda_source = "libcuda cuDriverGetVersion";
+      d.cuda_source = source;
       trail.Found("libcuda:cuDriverGetVersion", std::to_string(*v));
       return;
     } else if (!v) {
       trail.Error("libcuda:cuDriverGetVersion", v.error());
+      if (auto fault = in.cuda->fault()) d.library_faults.push_back(*fault);
     }
   }
   std::optional<DriverVersion> version = d.version();
@@ -197,8 +231,8 @@ void ProbeDriver(const ProbeInput& in, Snapshot& snap) {
   ProbeKernelModule(in, d, trail);
   ProbePlatform(in, d, trail);
   ProbeLibraries(in, d, trail);
-  ProbeNvml(in, d, trail);
-  ProbeDriverCuda(in, d, trail);
+  ProbeNvml(in, snap, trail);
+  ProbeDriverCuda(in, snap, trail);
   ProbeForwardCompat(in, d);
 }
 

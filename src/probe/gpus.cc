@@ -58,6 +58,18 @@ void Identify(const Catalog* catalog, GpuInfo& gpu) {
   }
 }
 
+// NVML's compute capability is used only when it names a known architecture.
+std::optional<ComputeCapability> PlausibleCc(const ProbeInput& in, const NvmlGpu& g, Snapshot& snap, Trail& trail) {
+  if (!g.cc) return std::nullopt;
+  bool known = g.cc->major > 0 && g.cc->minor >= 0 && in.catalog != nullptr && ArchitectureFor(*in.catalog, *g.cc) != nullptr;
+  if (known) return g.cc;
+  std::string value = std::to_string(g.cc->major) + "." + std::to_string(g.cc->minor);
+  std::string source = "NVML nvmlDeviceGetCudaComputeCapability";
+  trail.Error(source, "implausible value " + value + " (expected a known architecture)");
+  snap.implausible.push_back(ImplausibleValue{source, value, "the compute capability of a known GPU architecture"});
+  return std::nullopt;
+}
+
 bool FromNvml(const ProbeInput& in, Snapshot& snap, Trail& trail) {
   if (in.nvml == nullptr || snap.driver.nvml_status != "ok") return false;
   auto gpus = in.nvml->Gpus();
@@ -72,8 +84,8 @@ bool FromNvml(const ProbeInput& in, Snapshot& snap, Trail& trail) {
     info.uuid = g.uuid;
     info.pci_bus_id = g.pci_bus_id;
     info.pci_device_id = g.pci_device_id;
-    info.cc = g.cc;
-    if (g.cc) info.cc_source = "NVML";
+    info.cc = PlausibleCc(in, g, snap, trail);
+    if (info.cc) info.cc_source = "NVML";
     info.memory_bytes = g.memory_bytes;
     info.source = "NVML";
     snap.gpus.push_back(std::move(info));

@@ -10,6 +10,15 @@
 #include <dlfcn.h>
 
 #include <array>
+#include <climits>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <functional>
+#include <variant>
+
+#include "core/child.h"
+#include "core/text.h"
 
 namespace cudamatch {
 
@@ -20,6 +29,7 @@ using nvmlDevice_t = struct nvmlDevice_st*;
 
 constexpr nvmlReturn_t kNvmlSuccess = 0;
 constexpr unsigned kNvmlStringBuffer = 96;  // NVML_DEVICE_NAME_V2_BUFFER_SIZE, >= UUID (80)
+constexpr unsigned kMaxGpus = 64;
 
 struct NvmlPciInfo {  // nvmlPciInfo_t
   char bus_id_legacy[16];
@@ -45,130 +55,260 @@ void* Symbol(void* lib, const char* name, const char* v2_name = nullptr) {
   return dlsym(lib, name);
 }
 
-std::string DlError(const char* what) {
+// Text a library wrote into a buffer of `size` bytes: up to the first NUL, never past the buffer.
+std::string Bounded(const char* text, size_t size) {
+  if (text == nullptr) return "";
+  return std::string(text, strnlen(text, size));
+}
+
+std::string DlError(const std::string& what) {
   const char* e = dlerror();
-  return std::string(what) + ": " + (e ? e : "unknown dlopen error");
+  return what + ": " + (e ? Bounded(e, 1024) : "unknown dlopen error");
+}
+
+// ---- in the child: the calls themselves, answered as wire records ----
+
+using ErrorStringFn = const char* (*)(nvmlReturn_t);
+
+std::string Describe(ErrorStringFn error_string, nvmlReturn_t rc) {
+  std::string name = NvmlStatusName(rc);
+  if (error_string != nullptr) {
+    if (const char* text = error_string(rc)) name += ": " + Bounded(text, 256);
+  }
+  return name;
+}
+
+std::string DeviceString(void* lib, const char* symbol, nvmlDevice_t dev) {
+  auto fn = reinterpret_cast<nvmlReturn_t (*)(nvmlDevice_t, char*, unsigned)>(Symbol(lib, symbol));
+  std::array<char, kNvmlStringBuffer> buf{};
+  if (fn == nullptr || fn(dev, buf.data(), buf.size()) != kNvmlSuccess) return "";
+  return Bounded(buf.data(), buf.size());
+}
+
+void PutGpu(void* lib, nvmlDevice_t dev, WireWriter& w) {
+  w.Put("gpu", "");
+  w.Put("name", DeviceString(lib, "nvmlDeviceGetName", dev));
+  w.Put("uuid", DeviceString(lib, "nvmlDeviceGetUUID", dev));
+  auto pci_fn = reinterpret_cast<nvmlReturn_t (*)(nvmlDevice_t, NvmlPciInfo*)>(
+      Symbol(lib, "nvmlDeviceGetPciInfo", "nvmlDeviceGetPciInfo_v3"));
+  NvmlPciInfo pci{};
+  if (pci_fn != nullptr && pci_fn(dev, &pci) == kNvmlSuccess) {
+    w.Put("pci_bus_id", Bounded(pci.bus_id, sizeof(pci.bus_id)));
+    w.Put("pci_device_id", pci.pci_device_id >> 16);
+  }
+  auto cc_fn = reinterpret_cast<nvmlReturn_t (*)(nvmlDevice_t, int*, int*)>(
+      Symbol(lib, "nvmlDeviceGetCudaComputeCapability"));
+  int major = 0, minor = 0;
+  if (cc_fn != nullptr && cc_fn(dev, &major, &minor) == kNvmlSuccess) {
+    w.Put("cc_major", major);
+    w.Put("cc_minor", minor);
+  }
+  auto mem_fn = reinterpret_cast<nvmlReturn_t (*)(nvmlDevice_t, NvmlMemory*)>(Symbol(lib, "nvmlDeviceGetMemoryInfo"));
+  NvmlMemory mem{};
+  if (mem_fn != nullptr && mem_fn(dev, &mem) == kNvmlSuccess) w.Put("memory", std::to_string(mem.total));
+}
+
+void PutGpus(void* lib, ErrorStringFn error_string, WireWriter& w) {
+  auto count_fn = reinterpret_cast<nvmlReturn_t (*)(unsigned*)>(Symbol(lib, "nvmlDeviceGetCount", "nvmlDeviceGetCount_v2"));
+  auto handle_fn = reinterpret_cast<nvmlReturn_t (*)(unsigned, nvmlDevice_t*)>(
+      Symbol(lib, "nvmlDeviceGetHandleByIndex", "nvmlDeviceGetHandleByIndex_v2"));
+  if (count_fn == nullptr || handle_fn == nullptr) return w.Put("gpus_error", "nvmlDeviceGetCount_v2 missing");
+  unsigned count = 0;
+  if (nvmlReturn_t rc = count_fn(&count); rc != kNvmlSuccess) return w.Put("gpus_error", Describe(error_string, rc));
+  w.Put("gpus", "");
+  for (unsigned i = 0; i < count && i < kMaxGpus; ++i) {
+    nvmlDevice_t dev = nullptr;
+    if (handle_fn(i, &dev) == kNvmlSuccess) PutGpu(lib, dev, w);
+  }
+}
+
+void PutSystem(void* lib, ErrorStringFn error_string, WireWriter& w) {
+  auto version_fn = reinterpret_cast<nvmlReturn_t (*)(char*, unsigned)>(Symbol(lib, "nvmlSystemGetDriverVersion"));
+  std::array<char, kNvmlStringBuffer> buf{};
+  if (version_fn == nullptr) {
+    w.Put("driver_error", "nvmlSystemGetDriverVersion missing");
+  } else if (nvmlReturn_t rc = version_fn(buf.data(), buf.size()); rc != kNvmlSuccess) {
+    w.Put("driver_error", Describe(error_string, rc));
+  } else {
+    w.Put("driver", Bounded(buf.data(), buf.size()));
+  }
+  auto cuda_fn = reinterpret_cast<nvmlReturn_t (*)(int*)>(
+      Symbol(lib, "nvmlSystemGetCudaDriverVersion", "nvmlSystemGetCudaDriverVersion_v2"));
+  int version = 0;
+  if (cuda_fn == nullptr) {
+    w.Put("cuda_error", "nvmlSystemGetCudaDriverVersion missing");
+  } else if (nvmlReturn_t rc = cuda_fn(&version); rc != kNvmlSuccess) {
+    w.Put("cuda_error", Describe(error_string, rc));
+  } else {
+    w.Put("cuda", version);
+  }
+}
+
+std::string AskNvml(const std::string& library) {
+  WireWriter w;
+  void* lib = dlopen(library.c_str(), RTLD_LAZY | RTLD_LOCAL);
+  if (lib == nullptr) return w.Put("init_error", DlError("dlopen " + library)), w.text();
+  auto error_string = reinterpret_cast<ErrorStringFn>(Symbol(lib, "nvmlErrorString"));
+  auto init = reinterpret_cast<nvmlReturn_t (*)()>(Symbol(lib, "nvmlInit", "nvmlInit_v2"));
+  if (init == nullptr) return w.Put("init_error", library + " has no nvmlInit_v2"), w.text();
+  if (nvmlReturn_t rc = init(); rc != kNvmlSuccess) return w.Put("init_error", Describe(error_string, rc)), w.text();
+  w.Put("init", "ok");
+  PutSystem(lib, error_string, w);
+  PutGpus(lib, error_string, w);
+  return w.text();
+}
+
+std::string AskCuda(const std::string& library) {
+  WireWriter w;
+  void* lib = dlopen(library.c_str(), RTLD_LAZY | RTLD_LOCAL);
+  if (lib == nullptr) return w.Put("error", DlError("dlopen " + library)), w.text();
+  auto fn = reinterpret_cast<int (*)(int*)>(dlsym(lib, "cuDriverGetVersion"));
+  if (fn == nullptr) return w.Put("error", library + " has no cuDriverGetVersion"), w.text();
+  int version = 0;
+  if (int rc = fn(&version); rc != 0) return w.Put("error", "cuDriverGetVersion returned CUresult " + std::to_string(rc)), w.text();
+  w.Put("version", version);
+  return w.text();
+}
+
+// ---- in the parent: run the child, decode its answer ----
+
+// The child's answer, or the fault that kept it from answering.
+std::variant<WireRecords, LibraryFault> Ask(const std::string& name, const std::function<std::string()>& body,
+                                           int timeout_ms) {
+  ChildOutcome out = RunInChild(body, timeout_ms);
+  LibraryFault fault{name, LibraryFault::Kind::kNotStarted, "", 0, timeout_ms};
+  switch (out.kind) {
+    case ChildOutcome::Kind::kAnswered: {
+      WireRecords records = ParseWire(out.reply);
+      if (!records.empty()) return records;
+      fault.kind = LibraryFault::Kind::kExited;
+      return fault;
+    }
+    case ChildOutcome::Kind::kTimedOut: fault.kind = LibraryFault::Kind::kTimedOut; break;
+    case ChildOutcome::Kind::kSignaled:
+      fault.kind = LibraryFault::Kind::kCrashed;
+      fault.signal = SignalName(out.signal);
+      break;
+    case ChildOutcome::Kind::kExited:
+      fault.kind = LibraryFault::Kind::kExited;
+      fault.exit_status = out.exit_status;
+      break;
+    case ChildOutcome::Kind::kNotStarted: break;
+  }
+  return fault;
+}
+
+std::optional<int> IntValue(const std::string& text) {
+  if (auto n = ParseUint(text); n && *n <= INT32_MAX) return static_cast<int>(*n);
+  if (StartsWith(text, "-")) {
+    if (auto n = ParseUint(text.substr(1)); n && *n <= INT32_MAX) return -static_cast<int>(*n);
+  }
+  return std::nullopt;
+}
+
+// Fills one field of the GPU being decoded.
+void DecodeGpuField(const std::string& key, const std::string& value, NvmlGpu& gpu, std::optional<int>& cc_major) {
+  if (key == "name") gpu.name = value;
+  else if (key == "uuid") gpu.uuid = value;
+  else if (key == "pci_bus_id") gpu.pci_bus_id = value;
+  else if (key == "pci_device_id") gpu.pci_device_id = static_cast<uint32_t>(IntValue(value).value_or(0));
+  else if (key == "memory") gpu.memory_bytes = static_cast<uint64_t>(ParseUint(value).value_or(0));
+  else if (key == "cc_major") cc_major = IntValue(value);
+  else if (key == "cc_minor" && cc_major) gpu.cc = ComputeCapability{*cc_major, IntValue(value).value_or(-1), 0};
 }
 
 class RealNvml : public NvmlApi {
  public:
-  explicit RealNvml(std::string library) : library_(std::move(library)) {}
+  RealNvml(std::string library, int timeout_ms) : library_(std::move(library)), timeout_ms_(timeout_ms) {}
 
   Status Init() override {
-    lib_ = dlopen(library_.c_str(), RTLD_LAZY | RTLD_LOCAL);
-    if (lib_ == nullptr) return Err(DlError(("dlopen " + library_).c_str()));
-    error_string_ = reinterpret_cast<ErrorStringFn>(Symbol(lib_, "nvmlErrorString"));
-    auto init = reinterpret_cast<nvmlReturn_t (*)()>(Symbol(lib_, "nvmlInit", "nvmlInit_v2"));
-    if (init == nullptr) return Err(library_ + " has no nvmlInit_v2");
-    nvmlReturn_t rc = init();
-    if (rc != kNvmlSuccess) return Err(Describe(rc));
+    auto answer = Ask("NVML", [this] { return AskNvml(library_); }, timeout_ms_);
+    if (auto* fault = std::get_if<LibraryFault>(&answer)) {
+      fault_ = *fault;
+      return Err(DescribeFault(*fault));
+    }
+    Decode(std::get<WireRecords>(answer));
+    if (!init_error_.empty()) return Err(init_error_);
     return Status::Ok();
   }
-
-  Result<std::string> DriverVersion() override {
-    auto fn = reinterpret_cast<nvmlReturn_t (*)(char*, unsigned)>(Symbol(lib_, "nvmlSystemGetDriverVersion"));
-    if (fn == nullptr) return Err("nvmlSystemGetDriverVersion missing");
-    std::array<char, kNvmlStringBuffer> buf{};
-    if (nvmlReturn_t rc = fn(buf.data(), buf.size()); rc != kNvmlSuccess) return Err(Describe(rc));
-    return std::string(buf.data());
-  }
-
-  Result<int> CudaDriverVersion() override {
-    auto fn = reinterpret_cast<nvmlReturn_t (*)(int*)>(
-        Symbol(lib_, "nvmlSystemGetCudaDriverVersion", "nvmlSystemGetCudaDriverVersion_v2"));
-    if (fn == nullptr) return Err("nvmlSystemGetCudaDriverVersion missing");
-    int version = 0;
-    if (nvmlReturn_t rc = fn(&version); rc != kNvmlSuccess) return Err(Describe(rc));
-    return version;
-  }
-
-  Result<std::vector<NvmlGpu>> Gpus() override {
-    auto count_fn = reinterpret_cast<nvmlReturn_t (*)(unsigned*)>(
-        Symbol(lib_, "nvmlDeviceGetCount", "nvmlDeviceGetCount_v2"));
-    auto handle_fn = reinterpret_cast<nvmlReturn_t (*)(unsigned, nvmlDevice_t*)>(
-        Symbol(lib_, "nvmlDeviceGetHandleByIndex", "nvmlDeviceGetHandleByIndex_v2"));
-    if (count_fn == nullptr || handle_fn == nullptr) return Err("nvmlDeviceGetCount_v2 missing");
-    unsigned count = 0;
-    if (nvmlReturn_t rc = count_fn(&count); rc != kNvmlSuccess) return Err(Describe(rc));
-    std::vector<NvmlGpu> gpus;
-    for (unsigned i = 0; i < count && i < 64; ++i) {
-      nvmlDevice_t dev = nullptr;
-      if (handle_fn(i, &dev) != kNvmlSuccess) continue;
-      gpus.push_back(Describe(dev));
-    }
-    return gpus;
-  }
+  Result<std::string> DriverVersion() override { return driver_; }
+  Result<int> CudaDriverVersion() override { return cuda_; }
+  Result<std::vector<NvmlGpu>> Gpus() override { return gpus_; }
+  std::optional<LibraryFault> fault() const override { return fault_; }
 
  private:
-  using ErrorStringFn = const char* (*)(nvmlReturn_t);
-
-  std::string Describe(nvmlReturn_t rc) const {
-    std::string name = NvmlStatusName(rc);
-    if (error_string_ != nullptr) {
-      if (const char* text = error_string_(rc)) name += std::string(": ") + text;
+  void Decode(const WireRecords& records) {
+    std::optional<int> cc_major;
+    std::vector<NvmlGpu> gpus;
+    for (const auto& [key, value] : records) {
+      if (key == "init_error") init_error_ = value;
+      else if (key == "driver") driver_ = value;
+      else if (key == "driver_error") driver_ = Err(value);
+      else if (key == "cuda") cuda_ = IntValue(value) ? Result<int>(*IntValue(value)) : Err("not a number");
+      else if (key == "cuda_error") cuda_ = Err(value);
+      else if (key == "gpus_error") gpus_ = Err(value);
+      else if (key == "gpu") gpus.emplace_back(), cc_major.reset();
+      else if (!gpus.empty()) DecodeGpuField(key, value, gpus.back(), cc_major);
     }
-    return name;
-  }
-
-  std::string DeviceString(const char* symbol, nvmlDevice_t dev) const {
-    auto fn = reinterpret_cast<nvmlReturn_t (*)(nvmlDevice_t, char*, unsigned)>(Symbol(lib_, symbol));
-    std::array<char, kNvmlStringBuffer> buf{};
-    if (fn == nullptr || fn(dev, buf.data(), buf.size()) != kNvmlSuccess) return "";
-    return std::string(buf.data());
-  }
-
-  NvmlGpu Describe(nvmlDevice_t dev) const {
-    NvmlGpu gpu;
-    gpu.name = DeviceString("nvmlDeviceGetName", dev);
-    gpu.uuid = DeviceString("nvmlDeviceGetUUID", dev);
-    auto pci_fn = reinterpret_cast<nvmlReturn_t (*)(nvmlDevice_t, NvmlPciInfo*)>(
-        Symbol(lib_, "nvmlDeviceGetPciInfo", "nvmlDeviceGetPciInfo_v3"));
-    NvmlPciInfo pci{};
-    if (pci_fn != nullptr && pci_fn(dev, &pci) == kNvmlSuccess) {
-      pci.bus_id[sizeof(pci.bus_id) - 1] = '\0';
-      gpu.pci_bus_id = pci.bus_id;
-      gpu.pci_device_id = pci.pci_device_id >> 16;
-    }
-    auto cc_fn = reinterpret_cast<nvmlReturn_t (*)(nvmlDevice_t, int*, int*)>(
-        Symbol(lib_, "nvmlDeviceGetCudaComputeCapability"));
-    int major = 0, minor = 0;
-    if (cc_fn != nullptr && cc_fn(dev, &major, &minor) == kNvmlSuccess && major > 0) {
-      gpu.cc = ComputeCapability{major, minor, 0};
-    }
-    auto mem_fn = reinterpret_cast<nvmlReturn_t (*)(nvmlDevice_t, NvmlMemory*)>(
-        Symbol(lib_, "nvmlDeviceGetMemoryInfo"));
-    NvmlMemory mem{};
-    if (mem_fn != nullptr && mem_fn(dev, &mem) == kNvmlSuccess) gpu.memory_bytes = mem.total;
-    return gpu;
+    if (gpus_.ok()) gpus_ = std::move(gpus);
   }
 
   std::string library_;
-  void* lib_ = nullptr;
-  ErrorStringFn error_string_ = nullptr;
+  int timeout_ms_;
+  std::optional<LibraryFault> fault_;
+  std::string init_error_;
+  Result<std::string> driver_ = Err("not asked");
+  Result<int> cuda_ = Err("not asked");
+  Result<std::vector<NvmlGpu>> gpus_ = std::vector<NvmlGpu>{};
 };
 
 class RealCuda : public CudaApi {
  public:
-  explicit RealCuda(std::string library) : library_(std::move(library)) {}
+  RealCuda(std::string library, int timeout_ms) : library_(std::move(library)), timeout_ms_(timeout_ms) {}
 
   Result<int> DriverGetVersion() override {
-    void* lib = dlopen(library_.c_str(), RTLD_LAZY | RTLD_LOCAL);
-    if (lib == nullptr) return Err(DlError(("dlopen " + library_).c_str()));
-    auto fn = reinterpret_cast<int (*)(int*)>(dlsym(lib, "cuDriverGetVersion"));
-    if (fn == nullptr) return Err(library_ + " has no cuDriverGetVersion");
-    int version = 0;
-    if (int rc = fn(&version); rc != 0) return Err("cuDriverGetVersion returned CUresult " + std::to_string(rc));
-    return version;
+    auto answer = Ask("libcuda", [this] { return AskCuda(library_); }, timeout_ms_);
+    if (auto* fault = std::get_if<LibraryFault>(&answer)) {
+      fault_ = *fault;
+      return Err(DescribeFault(*fault));
+    }
+    for (const auto& [key, value] : std::get<WireRecords>(answer)) {
+      if (key == "error") return Err(value);
+      if (key == "version" && IntValue(value)) return *IntValue(value);
+    }
+    return Err("libcuda gave no version");
   }
+  std::optional<LibraryFault> fault() const override { return fault_; }
 
  private:
   std::string library_;
+  int timeout_ms_;
+  std::optional<LibraryFault> fault_;
 };
 
 }  // namespace
 
-std::unique_ptr<NvmlApi> MakeRealNvml(std::string library) { return std::make_unique<RealNvml>(std::move(library)); }
-std::unique_ptr<CudaApi> MakeRealCuda(std::string library) { return std::make_unique<RealCuda>(std::move(library)); }
+std::unique_ptr<NvmlApi> MakeRealNvml(std::string library, int timeout_ms) {
+  return std::make_unique<RealNvml>(std::move(library), timeout_ms);
+}
+std::unique_ptr<CudaApi> MakeRealCuda(std::string library, int timeout_ms) {
+  return std::make_unique<RealCuda>(std::move(library), timeout_ms);
+}
+
+std::string DescribeFault(const LibraryFault& fault) {
+  switch (fault.kind) {
+    case LibraryFault::Kind::kTimedOut: {
+      char seconds[32];
+      std::snprintf(seconds, sizeof(seconds), "%g", fault.timeout_ms / 1000.0);
+      return fault.library + " did not answer within " + seconds + " s";
+    }
+    case LibraryFault::Kind::kCrashed: return fault.library + " crashed with " + fault.signal;
+    case LibraryFault::Kind::kExited:
+      return fault.library + " ended its process without answering (exit status " + std::to_string(fault.exit_status) + ")";
+    case LibraryFault::Kind::kNotStarted: break;
+  }
+  return "no process could be started to ask " + fault.library;
+}
 
 std::string NvmlStatusName(int status) {
   static const char* const kNames[] = {

@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <unordered_set>
 
 #include "core/text.h"
 #include "probe/context.h"
@@ -21,15 +22,28 @@ std::optional<std::string> ReadRecorded(const Fs& fs, Trail& trail, const std::s
 
 namespace {
 
-void AddUnique(std::vector<std::string>& out, std::string dir) {
-  if (dir.empty() || dir[0] != '/') return;
-  dir = NormalizePath(dir);
-  if (std::find(out.begin(), out.end(), dir) == out.end()) out.push_back(std::move(dir));
-}
+// A list of directories in first-seen order, each once.
+class DirList {
+ public:
+  void Add(std::string dir) {
+    if (dir.empty() || dir[0] != '/') return;
+    dir = NormalizePath(dir);
+    if (seen_.insert(dir).second) dirs_.push_back(std::move(dir));
+  }
+  std::vector<std::string> Take() { return std::move(dirs_); }
 
-// /etc/ld.so.conf: directory lines and "include /etc/ld.so.conf.d/*.conf".
-void ReadLdSoConf(const Fs& fs, const std::string& path, int depth, std::vector<std::string>& out) {
-  if (depth > 4) return;
+ private:
+  std::vector<std::string> dirs_;
+  std::unordered_set<std::string> seen_;
+};
+
+constexpr size_t kMaxLdSoConfFiles = 256;
+
+// /etc/ld.so.conf: directory lines and "include /etc/ld.so.conf.d/*.conf". Each file is read
+// once (files that include each other end there), at most kMaxLdSoConfFiles in all.
+void ReadLdSoConf(const Fs& fs, const std::string& path, std::unordered_set<std::string>& visited, DirList& out) {
+  std::string key = fs.Resolve(path).value_or(NormalizePath(path));
+  if (visited.size() >= kMaxLdSoConfFiles || !visited.insert(key).second) return;
   auto text = fs.Read(path, kSmallFileCap);
   if (!text) return;
   for (std::string_view line : Lines(*text)) {
@@ -44,33 +58,34 @@ void ReadLdSoConf(const Fs& fs, const std::string& path, int depth, std::vector<
       if (!names) continue;
       for (const std::string& name : *names) {
         if (suffix.empty() ? name == file_glob : EndsWith(name, suffix)) {
-          ReadLdSoConf(fs, JoinPath(dir, name), depth + 1, out);
+          ReadLdSoConf(fs, JoinPath(dir, name), visited, out);
         }
       }
       continue;
     }
-    AddUnique(out, std::string(line));
+    out.Add(std::string(line));
   }
 }
 
 }  // namespace
 
 std::vector<std::string> LibraryDirs(const ProbeInput& in) {
-  std::vector<std::string> dirs;
-  for (const std::string& d : SplitNonEmpty(in.Env("LD_LIBRARY_PATH"), ':')) AddUnique(dirs, d);
-  ReadLdSoConf(*in.fs, "/etc/ld.so.conf", 0, dirs);
+  DirList dirs;
+  for (const std::string& d : SplitNonEmpty(in.Env("LD_LIBRARY_PATH"), ':')) dirs.Add(d);
+  std::unordered_set<std::string> visited;
+  ReadLdSoConf(*in.fs, "/etc/ld.so.conf", visited, dirs);
   for (const char* d : {"/usr/local/nvidia/lib64", "/usr/local/nvidia/lib", "/usr/lib/x86_64-linux-gnu",
                         "/usr/lib/x86_64-linux-gnu/nvidia/current", "/usr/lib/aarch64-linux-gnu",
                         "/usr/lib64", "/usr/lib", "/lib/x86_64-linux-gnu", "/lib64", "/usr/lib/wsl/lib"}) {
-    AddUnique(dirs, d);
+    dirs.Add(d);
   }
-  return dirs;
+  return dirs.Take();
 }
 
 std::vector<std::string> PathDirs(const ProbeInput& in) {
-  std::vector<std::string> dirs;
-  for (const std::string& d : SplitNonEmpty(in.Env("PATH"), ':')) AddUnique(dirs, d);
-  return dirs;
+  DirList dirs;
+  for (const std::string& d : SplitNonEmpty(in.Env("PATH"), ':')) dirs.Add(d);
+  return dirs.Take();
 }
 
 Snapshot TakeSnapshot(const ProbeInput& in) {
@@ -82,6 +97,10 @@ Snapshot TakeSnapshot(const ProbeInput& in) {
   ProbePythons(in, snap);
   ProbeToolkits(in, snap);
   ProbeCudnn(in, snap);
+  snap.unreadable = in.fs->unreadable();
+  for (const LibraryFault& f : snap.driver.library_faults) {
+    if (f.kind == LibraryFault::Kind::kTimedOut) snap.unreadable.push_back(Unreadable{f.library, DescribeFault(f)});
+  }
   return snap;
 }
 

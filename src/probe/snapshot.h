@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "core/fs.h"
 #include "core/platform.h"
 #include "core/version.h"
 
@@ -20,6 +21,24 @@ struct Evidence {
   std::string source;  // a path, "nvml:nvmlSystemGetDriverVersion", "env:CUDA_HOME", ...
   Outcome outcome = Outcome::kMissing;
   std::string detail;  // the value found, or the error
+};
+
+// A call into an NVIDIA library that did not answer: it hung, crashed or exited.
+struct LibraryFault {
+  enum class Kind { kTimedOut, kCrashed, kExited, kNotStarted };
+  std::string library;  // "NVML", "libcuda"
+  Kind kind = Kind::kNotStarted;
+  std::string signal;   // kCrashed: "SIGSEGV"
+  int exit_status = 0;  // kExited
+  int timeout_ms = 0;   // the bound it was given
+};
+
+// A value a source gave that cannot be true (a driver CUDA of 999.99, compute capability -15):
+// reported, never used.
+struct ImplausibleValue {
+  std::string source;    // "NVML nvmlSystemGetCudaDriverVersion_v2"
+  std::string value;     // as given, escaped and cut
+  std::string expected;  // what a real value looks like
 };
 
 struct ForwardCompat {
@@ -53,6 +72,7 @@ struct DriverInfo {
   std::optional<std::string> cuda_visible_devices;
   std::optional<std::string> nvidia_visible_devices;
   std::vector<ForwardCompat> forward_compat;
+  std::vector<LibraryFault> library_faults;
 
   // The version to judge by: user space (what CUDA programs load) before the kernel module.
   std::optional<DriverVersion> version() const {
@@ -165,6 +185,8 @@ struct Snapshot {
   std::vector<CudnnInfo> cudnn;
   std::vector<PythonEnv> pythons;
   HostInfo host;
+  std::vector<ImplausibleValue> implausible;
+  std::vector<Unreadable> unreadable;  // sorted by path, each once
   std::vector<Evidence> trail;
 
   const ToolkitInfo* ActiveToolkit() const {

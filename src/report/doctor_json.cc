@@ -81,7 +81,11 @@ Json PythonJson(const PythonEnv& e) {
   j["cudamatch_own"] = e.cudamatch_own;
   j["site_packages"] = StringList(e.site_packages);
   Json pkgs = Json::object();
-  for (const auto& [name, p] : e.packages) pkgs[name] = PackageJson(p);
+  // Appended, not looked up: the names are unique (a std::map), and ordered_json's operator[]
+  // searches linearly, which is quadratic over an environment with 100,000 packages.
+  auto& members = pkgs.get_ref<Json::object_t&>();
+  members.reserve(e.packages.size());
+  for (const auto& [name, p] : e.packages) members.emplace_back(name, PackageJson(p));
   j["packages"] = pkgs;
   return j;
 }
@@ -165,6 +169,14 @@ Json DoctorJson(const Snapshot& snap, const std::vector<Finding>& findings) {
   for (const Finding& f : findings) fs.push_back(FindingJson(f));
   j["findings"] = fs;
   j["ok"] = !HasErrors(findings);
+  Json unreadable = Json::array(), implausible = Json::array();
+  for (const Unreadable& u : snap.unreadable) unreadable.push_back(Json{{"path", u.path}, {"reason", u.reason}});
+  for (const ImplausibleValue& v : snap.implausible) {
+    implausible.push_back(Json{{"source", v.source}, {"value", v.value}, {"expected", v.expected}});
+  }
+  j["unreadable"] = unreadable;
+  j["complete"] = snap.unreadable.empty();
+  j["implausible"] = implausible;
   Json trail = Json::array();
   for (const Evidence& e : snap.trail) {
     trail.push_back(Json{{"probe", e.probe}, {"source", e.source}, {"outcome", OutcomeName(e.outcome)}, {"detail", e.detail}});

@@ -154,6 +154,20 @@ std::string HostSection(const Snapshot& s, const TextOptions& o) {
   return Section("doctor.section.host", o) + RenderColumns(rows, "  ");
 }
 
+// Places that exist but could not be read: what this report could not check.
+std::string UnreadableSection(const Snapshot& s, const TextOptions& o) {
+  if (s.unreadable.empty()) return "";
+  std::vector<std::vector<std::string>> rows;
+  for (const Unreadable& u : s.unreadable) rows.push_back({u.path, o.style.Dim(u.reason)});
+  return Section("doctor.section.unreadable", o) + "  " + Tr(o.lang, "doctor.unreadable.intro") + "\n" +
+         RenderColumns(rows, "  ");
+}
+
+std::string NoFindings(const Snapshot& s, const TextOptions& o) {
+  if (s.unreadable.empty()) return "  " + o.style.Green(Tr(o.lang, "doctor.findings.none")) + "\n";
+  return "  " + o.style.Yellow(Tr(o.lang, "doctor.findings.none_incomplete", {{"count", std::to_string(s.unreadable.size())}})) + "\n";
+}
+
 std::string SeverityLabel(Severity sev, const TextOptions& o) {
   std::string text = Tr(o.lang, "severity." + std::string(SeverityName(sev)));
   if (sev == Severity::kError) return o.style.Red(text);
@@ -190,9 +204,9 @@ std::string RenderDoctor(const Snapshot& s, const std::vector<Finding>& findings
   std::string root = s.root == "/" ? "" : Tr(L, "doctor.root", {{"root", s.root}});
   std::string out = o.style.Bold(Tr(L, "doctor.title")) + (root.empty() || StartsWith(root, "（") ? "" : "  ") + root + "\n";
   out += ThreeCudas(s, o) + DriverSection(s, o) + GpuSection(s, o) + ToolkitSection(s, o) + CudnnSection(s, o) +
-         PythonSection(s, o) + HostSection(s, o);
+         PythonSection(s, o) + HostSection(s, o) + UnreadableSection(s, o);
   out += Section("doctor.section.findings", o);
-  if (findings.empty()) out += "  " + o.style.Green(Tr(L, "doctor.findings.none")) + "\n";
+  if (findings.empty()) out += NoFindings(s, o);
   for (const Finding& f : findings) out += RenderFinding(f, o);
   size_t errors = std::count_if(findings.begin(), findings.end(), [](const Finding& f) { return f.severity == Severity::kError; });
   size_t warnings = std::count_if(findings.begin(), findings.end(), [](const Finding& f) { return f.severity == Severity::kWarning; });

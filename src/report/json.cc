@@ -1,10 +1,13 @@
 #include "report/json.h"
 
 #include "catalog/coverage.h"
+#include "core/safe_text.h"
 
 namespace cudamatch {
 
-std::string JsonText(const Json& j) { return j.dump(2, ' ', false, Json::error_handler_t::replace) + "\n"; }
+std::string JsonText(const Json& j) {
+  return EscapeJsonControls(j.dump(2, ' ', false, Json::error_handler_t::replace)) + "\n";
+}
 
 Json JsonHeader(std::string_view kind) {
   Json j;

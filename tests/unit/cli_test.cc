@@ -1,6 +1,9 @@
 // The one CLI contract: results on stdout, errors on stderr as "cudamatch: error: ...", exit 0
 // ok, 1 findings / not found / no plan, 2 usage; --json everywhere with schema_version.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
+
+#include <filesystem>
 
 #include <set>
 
@@ -128,8 +131,17 @@ TEST(Cli, CatalogShowsDateCountsAndSources) {
   EXPECT_NE(text.out.find("data as of " + j["data_date"].get<std::string>()), std::string::npos);
 }
 
+// A copy of every built-in table in `t`, for --catalog.
+void CopyCatalog(const testing::TempDir& t) {
+  for (const auto& e : std::filesystem::directory_iterator(testing::SourceDir() + "/catalog")) {
+    if (e.path().extension() == ".tsv") std::filesystem::copy_file(e.path(), t.path() + "/" + e.path().filename().string());
+  }
+}
+
 TEST(Cli, CatalogDirOverridesAndMalformedFileIsNamed) {
   testing::TempDir t;
+  CopyCatalog(t);
+  std::filesystem::remove(t.path() + "/driver_branches.tsv");
   t.Write("driver_branches.tsv", "branch\tmax_cuda\tsource\tnotes\n535\t12.2\tnv-cuda-rn-13.2.2-table3\tx\n999\t99.9\tnv-cuda-rn-13.2.2-table3\tnewer data\n");
   auto r = RunCudamatch({"lookup", "driver==999.1", "--json", "--catalog", t.path()});
   ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -138,6 +150,32 @@ TEST(Cli, CatalogDirOverridesAndMalformedFileIsNamed) {
   auto bad = RunCudamatch({"catalog", "--catalog", t.path()});
   EXPECT_EQ(bad.exit_code, 2);
   EXPECT_NE(bad.err.find("driver_branches.tsv:2:2:"), std::string::npos) << bad.err;
+}
+
+TEST(Cli, MissingOrIncompleteCatalogDirIsAnError) {
+  testing::TempDir t;
+  auto missing = RunCudamatch({"lookup", "torch==2.3.1", "--catalog", t.path() + "/nowhere"});
+  EXPECT_EQ(missing.exit_code, 2);
+  EXPECT_NE(missing.err.find("no such directory"), std::string::npos) << missing.err;
+  t.Write("driver_branches.tsv", "branch\tmax_cuda\tsource\tnotes\n");
+  auto incomplete = RunCudamatch({"lookup", "torch==2.3.1", "--catalog", t.path()});
+  EXPECT_EQ(incomplete.exit_code, 2);
+  EXPECT_NE(incomplete.err.find("needs every table"), std::string::npos) << incomplete.err;
+}
+
+TEST(Cli, CatalogTableThatIsAFifoOrDeviceIsRefusedWithoutReading) {
+  testing::TempDir t;
+  CopyCatalog(t);
+  std::filesystem::remove(t.path() + "/gpus.tsv");
+  ASSERT_EQ(mkfifo((t.path() + "/gpus.tsv").c_str(), 0600), 0);
+  auto fifo = RunCudamatch({"lookup", "torch==2.3.1", "--catalog", t.path()});
+  EXPECT_EQ(fifo.exit_code, 2);
+  EXPECT_NE(fifo.err.find("not a regular file"), std::string::npos) << fifo.err;
+  std::filesystem::remove(t.path() + "/gpus.tsv");
+  std::filesystem::create_symlink("/dev/zero", t.path() + "/gpus.tsv");
+  auto zero = RunCudamatch({"lookup", "torch==2.3.1", "--catalog", t.path()});
+  EXPECT_EQ(zero.exit_code, 2);
+  EXPECT_NE(zero.err.find("not a regular file"), std::string::npos) << zero.err;
 }
 
 TEST(Cli, PlanAndCheckWhatIf) {

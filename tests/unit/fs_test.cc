@@ -16,7 +16,7 @@ TEST(RealFs, AbsoluteLinksResolveInsideTheRoot) {
   TempDir t;
   t.Write("usr/local/cuda-12.4/version.json", "{}");
   t.Symlink("/usr/local/cuda-12.4", "usr/local/cuda");
-  auto fs = MakeRealFs(t.path());
+  auto fs = testing::MakeTestFs(t.path());
   EXPECT_EQ(fs->Resolve("/usr/local/cuda").value(), "/usr/local/cuda-12.4");
   EXPECT_TRUE(fs->IsFile("/usr/local/cuda/version.json"));
   EXPECT_EQ(fs->LStat("/usr/local/cuda").type, FileType::kSymlink);
@@ -27,7 +27,7 @@ TEST(RealFs, EscapingLinksStayInside) {
   TempDir t;
   t.Write("etc/inside", "inside");
   t.Symlink("../../../../etc", "a/b/up");
-  auto fs = MakeRealFs(t.path());
+  auto fs = testing::MakeTestFs(t.path());
   // ".." at the root stays at the root, as under chroot.
   auto text = fs->Read("/a/b/up/inside", 100);
   ASSERT_TRUE(text.ok()) << text.error();
@@ -40,7 +40,7 @@ TEST(RealFs, SymlinkLoopsAndDanglingLinksAreErrors) {
   t.Symlink("loop2", "loop1");
   t.Symlink("loop1", "loop2");
   t.Symlink("/nowhere", "dangling");
-  auto fs = MakeRealFs(t.path());
+  auto fs = testing::MakeTestFs(t.path());
   EXPECT_FALSE(fs->Read("/loop1", 10).ok());
   EXPECT_FALSE(fs->Resolve("/loop1").ok());
   EXPECT_FALSE(fs->Exists("/dangling"));
@@ -51,7 +51,7 @@ TEST(RealFs, FifoIsNeverOpenedForReading) {
   TempDir t;
   std::string fifo = t.path() + "/fifo";
   ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
-  auto fs = MakeRealFs(t.path());
+  auto fs = testing::MakeTestFs(t.path());
   auto r = fs->Read("/fifo", 100);  // would block forever if opened for reading
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.error().find("not a regular file"), std::string::npos);
@@ -67,7 +67,7 @@ TEST(RealFs, DeviceAndDirectoryAreNotFiles) {
 TEST(RealFs, ReadsAreCapped) {
   TempDir t;
   t.Write("big", std::string(1 << 20, 'x'));
-  auto fs = MakeRealFs(t.path());
+  auto fs = testing::MakeTestFs(t.path());
   EXPECT_EQ(fs->Read("/big", 1000).value().size(), 1000u);
 }
 
@@ -78,7 +78,7 @@ TEST(RealFs, UnreadableDirectoryIsAnError) {
   chmod(dir.c_str(), 0);
   chmod((t.path() + "/closed").c_str(), 0);
   auto as_user = [&] {
-    auto fs = MakeRealFs(t.path());
+    auto fs = testing::MakeTestFs(t.path());
     auto listing = fs->List("/secret");
     ASSERT_FALSE(listing.ok());
     EXPECT_NE(listing.error().find("Permission denied"), std::string::npos) << listing.error();
@@ -96,7 +96,7 @@ TEST(RealFs, ListIsSorted) {
   TempDir t;
   t.Write("d/b", "");
   t.Write("d/a", "");
-  auto fs = MakeRealFs(t.path());
+  auto fs = testing::MakeTestFs(t.path());
   EXPECT_EQ(fs->List("/d").value(), (std::vector<std::string>{"a", "b"}));
 }
 

@@ -57,12 +57,19 @@ std::vector<std::string> EmulatorCommand() {
   return words;
 }
 
-RunResult RunCudamatch(const std::vector<std::string>& args, const std::vector<std::string>& env) {
+std::unique_ptr<Fs> MakeTestFs(const std::string& root) {
+  FsOptions options;
+  options.use_openat2 = std::getenv("CUDAMATCH_NO_OPENAT2") == nullptr;
+  return MakeRealFs(root, options);
+}
+
+RunResult RunCudamatch(const std::vector<std::string>& args, const std::vector<std::string>& env, int stdout_fd) {
   std::string out_path = std::filesystem::temp_directory_path() / ("cm-out-" + std::to_string(getpid()));
   std::string err_path = out_path + ".err";
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, 1, out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  if (stdout_fd >= 0) posix_spawn_file_actions_adddup2(&actions, stdout_fd, 1);
+  else posix_spawn_file_actions_addopen(&actions, 1, out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
   posix_spawn_file_actions_addopen(&actions, 2, err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
   posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
   std::vector<std::string> argv_s = EmulatorCommand();
@@ -72,6 +79,7 @@ RunResult RunCudamatch(const std::vector<std::string>& args, const std::vector<s
   for (std::string& a : argv_s) argv.push_back(a.data());
   argv.push_back(nullptr);
   std::vector<std::string> env_s = env;
+  if (const char* no_openat2 = std::getenv("CUDAMATCH_NO_OPENAT2")) env_s.push_back(std::string("CUDAMATCH_NO_OPENAT2=") + no_openat2);
   for (std::string& e : env_s) envp.push_back(e.data());
   envp.push_back(nullptr);
   pid_t pid;
@@ -82,8 +90,10 @@ RunResult RunCudamatch(const std::vector<std::string>& args, const std::vector<s
   waitpid(pid, &status, 0);
   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
   int fd = open(out_path.c_str(), O_RDONLY);
-  r.out = ReadAllFd(fd);
-  close(fd);
+  if (fd >= 0) {
+    r.out = ReadAllFd(fd);
+    close(fd);
+  }
   fd = open(err_path.c_str(), O_RDONLY);
   r.err = ReadAllFd(fd);
   close(fd);

@@ -2,10 +2,12 @@
 #pragma once
 
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "catalog/catalog.h"
+#include "core/fs.h"
 
 namespace cudamatch::testing {
 
@@ -23,8 +25,13 @@ struct RunResult {
 };
 // The command that runs a target binary: empty natively, qemu-user under a cross build.
 std::vector<std::string> EmulatorCommand();
-// Runs the cudamatch binary with exactly these environment variables.
-RunResult RunCudamatch(const std::vector<std::string>& args, const std::vector<std::string>& env = {"LANG=C.UTF-8"});
+// Runs the cudamatch binary with exactly these environment variables (and CUDAMATCH_NO_OPENAT2
+// when the test itself runs with it). With `stdout_fd` >= 0, the binary's stdout is that
+// descriptor and `out` stays empty.
+RunResult RunCudamatch(const std::vector<std::string>& args, const std::vector<std::string>& env = {"LANG=C.UTF-8"},
+                       int stdout_fd = -1);
+// The real filesystem under `root`, with openat2 off when the test runs with CUDAMATCH_NO_OPENAT2.
+std::unique_ptr<Fs> MakeTestFs(const std::string& root);
 
 // Runs `body` in a child process for which permission bits apply: as root, the child gives up
 // CAP_DAC_OVERRIDE and CAP_DAC_READ_SEARCH (also for programs it starts). Returns the child's exit

@@ -1,0 +1,179 @@
+#include "core/child.h"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+
+#include "core/text.h"
+
+namespace cudamatch {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+int MillisLeft(Clock::time_point deadline) {
+  auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
+  return left < 0 ? 0 : static_cast<int>(left);
+}
+
+void WriteAll(int fd, const std::string& text) {
+  size_t done = 0;
+  while (done < text.size()) {
+    ssize_t n = write(fd, text.data() + done, text.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return;
+    done += static_cast<size_t>(n);
+  }
+}
+
+[[noreturn]] void ChildMain(const std::function<std::string()>& body, int write_fd) {
+  setpgid(0, 0);
+  for (int sig : {SIGSEGV, SIGBUS, SIGABRT, SIGFPE, SIGILL, SIGPIPE, SIGTERM}) signal(sig, SIG_DFL);
+  int null_fd = open("/dev/null", O_RDWR | O_CLOEXEC);
+  if (null_fd >= 0) {
+    for (int fd : {0, 1, 2}) dup2(null_fd, fd);
+  }
+  std::string reply = body();
+  WriteAll(write_fd, reply);
+  _exit(0);
+}
+
+// Reads until end of file, the cap or the deadline. False on timeout.
+bool ReadReply(int fd, Clock::time_point deadline, size_t cap, std::string& out) {
+  char buf[4096];
+  while (true) {
+    pollfd p{fd, POLLIN, 0};
+    int ready = poll(&p, 1, MillisLeft(deadline));
+    if (ready < 0 && errno == EINTR) continue;
+    if (ready <= 0) return false;
+    ssize_t n = read(fd, buf, sizeof(buf));
+    if (n < 0 && (errno == EINTR || errno == EAGAIN)) continue;
+    if (n <= 0) return true;
+    size_t take = std::min(static_cast<size_t>(n), cap - std::min(cap, out.size()));
+    out.append(buf, take);
+  }
+}
+
+// Waits until the child has ended or the deadline passes: on a pidfd where the kernel has them
+// (Linux 5.3), else in short sleeps.
+void AwaitExit(pid_t pid, Clock::time_point deadline) {
+  int pidfd = static_cast<int>(syscall(SYS_pidfd_open, pid, 0));
+  if (pidfd >= 0) {
+    pollfd p{pidfd, POLLIN, 0};
+    while (poll(&p, 1, MillisLeft(deadline)) < 0 && errno == EINTR) {
+    }
+    close(pidfd);
+    return;
+  }
+  siginfo_t info{};
+  while (MillisLeft(deadline) > 0) {
+    info.si_pid = 0;
+    if (waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOHANG | WNOWAIT) != 0 || info.si_pid == pid) return;
+    timespec pause{0, 50 * 1000};
+    nanosleep(&pause, nullptr);
+  }
+}
+
+// Reaps the child once it has ended, by the deadline; after it, kills its process group.
+int Reap(pid_t pid, Clock::time_point deadline, bool* killed) {
+  int status = 0;
+  AwaitExit(pid, deadline);
+  if (waitpid(pid, &status, WNOHANG) == pid) return status;
+  *killed = true;
+  kill(-pid, SIGKILL);
+  kill(pid, SIGKILL);
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  return status;
+}
+
+}  // namespace
+
+ChildOutcome RunInChild(const std::function<std::string()>& body, int timeout_ms, size_t max_reply) {
+  ChildOutcome outcome;
+  int fds[2];
+  if (pipe2(fds, O_CLOEXEC) != 0) return outcome;
+  auto deadline = Clock::now() + std::chrono::milliseconds(timeout_ms);
+  pid_t pid = fork();
+  if (pid < 0) {
+    close(fds[0]);
+    close(fds[1]);
+    return outcome;
+  }
+  if (pid == 0) {
+    close(fds[0]);
+    ChildMain(body, fds[1]);
+  }
+  setpgid(pid, pid);
+  close(fds[1]);
+  std::string reply;
+  bool in_time = ReadReply(fds[0], deadline, max_reply, reply);
+  close(fds[0]);
+  bool killed = !in_time;
+  int status = Reap(pid, in_time ? deadline : Clock::now(), &killed);
+  if (killed) {
+    outcome.kind = ChildOutcome::Kind::kTimedOut;
+  } else if (WIFSIGNALED(status)) {
+    outcome.kind = ChildOutcome::Kind::kSignaled;
+    outcome.signal = WTERMSIG(status);
+  } else if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+    outcome.kind = ChildOutcome::Kind::kAnswered;
+    outcome.reply = std::move(reply);
+  } else {
+    outcome.kind = ChildOutcome::Kind::kExited;
+    outcome.exit_status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  }
+  return outcome;
+}
+
+std::string SignalName(int signal) {
+  switch (signal) {
+    case SIGSEGV: return "SIGSEGV";
+    case SIGBUS: return "SIGBUS";
+    case SIGABRT: return "SIGABRT";
+    case SIGFPE: return "SIGFPE";
+    case SIGILL: return "SIGILL";
+    case SIGKILL: return "SIGKILL";
+    case SIGTERM: return "SIGTERM";
+    case SIGPIPE: return "SIGPIPE";
+    case SIGSYS: return "SIGSYS";
+    case SIGTRAP: return "SIGTRAP";
+    default: return "signal " + std::to_string(signal);
+  }
+}
+
+void WireWriter::Put(std::string_view key, std::string_view value) {
+  text_.append(key);
+  text_ += '\t';
+  text_ += std::to_string(value.size());
+  text_ += ':';
+  text_.append(value);
+  text_ += '\n';
+}
+
+WireRecords ParseWire(std::string_view text) {
+  WireRecords records;
+  while (!text.empty()) {
+    size_t tab = text.find('\t');
+    size_t colon = text.find(':', tab == std::string_view::npos ? 0 : tab);
+    if (tab == std::string_view::npos || colon == std::string_view::npos) return {};
+    auto length = ParseUint(text.substr(tab + 1, colon - tab - 1));
+    if (!length || *length > static_cast<int64_t>(text.size() - colon - 1)) return {};
+    size_t end = colon + 1 + static_cast<size_t>(*length);
+    if (end >= text.size() || text[end] != '\n') return {};
+    records.emplace_back(std::string(text.substr(0, tab)), std::string(text.substr(colon + 1, *length)));
+    text.remove_prefix(end + 1);
+  }
+  return records;
+}
+
+}  // namespace cudamatch
