@@ -98,6 +98,32 @@ class Fd {
   int fd_;
 };
 
+// Positional reads (pread) on a descriptor it owns.
+class FdFile : public RandomAccessFile {
+ public:
+  FdFile(int fd, uint64_t size, std::string path) : fd_(fd), size_(size), path_(std::move(path)) {}
+  uint64_t size() const override { return size_; }
+  Result<std::string> ReadAt(uint64_t offset, size_t len) const override {
+    if (offset >= size_) return std::string();
+    std::string out(static_cast<size_t>(std::min<uint64_t>(len, size_ - offset)), '\0');
+    size_t used = 0;
+    while (used < out.size()) {
+      ssize_t n = pread(fd_.get(), out.data() + used, out.size() - used, static_cast<off_t>(offset + used));
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0) return Err(path_ + ": " + ErrnoText(errno));
+      if (n == 0) break;  // the file shrank
+      used += static_cast<size_t>(n);
+    }
+    out.resize(used);
+    return out;
+  }
+
+ private:
+  Fd fd_;
+  uint64_t size_;
+  std::string path_;
+};
+
 class RealFs : public Fs {
  public:
   explicit RealFs(std::string root) {
@@ -131,6 +157,21 @@ class RealFs : public Fs {
       return Err(Describe(path) + ": changed while being opened");
     }
     return ReadAll(fd.get(), path, max_bytes, static_cast<size_t>(st2.st_size));
+  }
+
+  Result<std::unique_ptr<RandomAccessFile>> Open(std::string_view path) const override {
+    struct stat st;
+    Fd probe(Open(path, O_PATH));
+    if (!probe.ok() || fstat(probe.get(), &st) != 0) return Err(Describe(path) + ": " + ErrnoText(errno));
+    if (!S_ISREG(st.st_mode)) return Err(Describe(path) + ": not a regular file");
+    int fd = Open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY);
+    if (fd < 0) return Err(Describe(path) + ": " + ErrnoText(errno));
+    struct stat st2;
+    if (fstat(fd, &st2) != 0 || !S_ISREG(st2.st_mode) || st2.st_ino != st.st_ino) {
+      close(fd);
+      return Err(Describe(path) + ": changed while being opened");
+    }
+    return std::unique_ptr<RandomAccessFile>(new FdFile(fd, static_cast<uint64_t>(st2.st_size), Describe(path)));
   }
 
   Result<std::vector<std::string>> List(std::string_view path) const override {
@@ -306,6 +347,27 @@ class RealFs : public Fs {
 
 }  // namespace
 
+namespace {
+
+class StringFile : public RandomAccessFile {
+ public:
+  explicit StringFile(std::string bytes) : bytes_(std::move(bytes)) {}
+  uint64_t size() const override { return bytes_.size(); }
+  Result<std::string> ReadAt(uint64_t offset, size_t len) const override {
+    if (offset >= bytes_.size()) return std::string();
+    return bytes_.substr(static_cast<size_t>(offset), len);
+  }
+
+ private:
+  std::string bytes_;
+};
+
+}  // namespace
+
+std::unique_ptr<RandomAccessFile> MakeStringFile(std::string bytes) {
+  return std::make_unique<StringFile>(std::move(bytes));
+}
+
 std::unique_ptr<Fs> MakeRealFs(std::string root) { return std::make_unique<RealFs>(std::move(root)); }
 
 // ---- FakeFs ----
@@ -395,6 +457,12 @@ Result<std::string> FakeFs::Read(std::string_view path, size_t max_bytes) const 
   if (node->unreadable) return Err(NormalizePath(path) + ": Permission denied");
   if (node->type != FileType::kRegular) return Err(NormalizePath(path) + ": not a regular file");
   return node->content.substr(0, max_bytes);
+}
+
+Result<std::unique_ptr<RandomAccessFile>> FakeFs::Open(std::string_view path) const {
+  auto content = Read(path, std::string::npos);
+  if (!content) return Error{content.error()};
+  return MakeStringFile(std::move(*content));
 }
 
 Result<std::vector<std::string>> FakeFs::List(std::string_view path) const {

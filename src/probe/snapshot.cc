@@ -55,6 +55,12 @@ void ReadLdSoConf(const Fs& fs, const std::string& path, int depth, std::vector<
 
 }  // namespace
 
+std::vector<std::string> LdSoConfDirs(const Fs& fs) {
+  std::vector<std::string> dirs;
+  ReadLdSoConf(fs, "/etc/ld.so.conf", 0, dirs);
+  return dirs;
+}
+
 std::vector<std::string> LibraryDirs(const ProbeInput& in) {
   std::vector<std::string> dirs;
   for (const std::string& d : SplitNonEmpty(in.Env("LD_LIBRARY_PATH"), ':')) AddUnique(dirs, d);
@@ -80,6 +86,7 @@ Snapshot TakeSnapshot(const ProbeInput& in) {
   ProbeDriver(in, snap);
   ProbeGpus(in, snap);
   ProbePythons(in, snap);
+  ProbeBinaries(in, snap);
   ProbeToolkits(in, snap);
   ProbeCudnn(in, snap);
   return snap;
