@@ -31,6 +31,23 @@ void CheckRocmBuild(const Snapshot& s, const Catalog& c, std::vector<Finding>& o
 void CheckTorchPython(const Snapshot& s, const Catalog& c, std::vector<Finding>& out);
 void CheckTorchUnknown(const Snapshot& s, const Catalog& c, std::vector<Finding>& out);
 
+// Installed binaries: torch's and extensions' GPU code, links and pins (rules_binaries.cc).
+void CheckTorchFileList(const Snapshot& s, const Catalog& c, std::vector<Finding>& out);
+void CheckExtensionKernels(const Snapshot& s, const Catalog& c, std::vector<Finding>& out);
+void CheckExtensionRuntime(const Snapshot& s, const Catalog& c, std::vector<Finding>& out);
+void CheckExtensionPins(const Snapshot& s, const Catalog& c, std::vector<Finding>& out);
+void CheckRuntimeShadowed(const Snapshot& s, const Catalog& c, std::vector<Finding>& out);
+
+// The GPU code torch's own libraries carry (union over libtorch_cuda*.so), and where it was read.
+struct TorchCode {
+  FatbinCode code;
+  std::vector<std::string> files;
+};
+std::optional<TorchCode> TorchFileCode(const PackageInfo& torch);
+// FitArch over the code a library carries: SASS of the same major and a lower or equal minor, or
+// PTX of a lower or equal capability.
+ArchFit FitCode(const FatbinCode& code, const ComputeCapability& gpu);
+
 // Toolchain and environment (rules_env.cc).
 void CheckNvccMajor(const Snapshot& s, const Catalog& c, std::vector<Finding>& out);
 void CheckGccTooNew(const Snapshot& s, const Catalog& c, std::vector<Finding>& out);

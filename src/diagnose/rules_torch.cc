@@ -49,15 +49,54 @@ void CheckTorchDriver(const Snapshot& s, const Catalog& c, std::vector<Finding>&
   });
 }
 
+namespace {
+
+// The list torch's kernels are judged by: its own libraries' when they were read, else the
+// catalog's for its release and variant.
+struct KernelSource {
+  FatbinCode code;
+  std::string evidence;
+};
+
+std::optional<KernelSource> KernelsOf(const Catalog& c, const PackageInfo& torch, const Platform& p) {
+  if (std::optional<TorchCode> file = TorchFileCode(torch)) {
+    std::string names = FatbinCodeNames(file->code);
+    return KernelSource{file->code, "GPU code in " + Join(file->files, ", ") + ": " + names};
+  }
+  const TorchVariant* v = InstalledVariant(c, torch, p);
+  if (v == nullptr || !v->arch_list) return std::nullopt;
+  KernelSource k;
+  for (const ArchEntry& e : *v->arch_list) {
+    k.code.sass.push_back(e.cc.Number());
+    if (e.ptx) k.code.ptx.push_back(e.cc.Number());
+  }
+  k.evidence = "architectures of torch " + v->torch.Public() + "+" + v->variant.tag + ": " +
+               Join(ArchListNames(*v->arch_list), " ") + " (catalog: torch_variants.tsv line " +
+               std::to_string(v->prov.line) + ")";
+  return k;
+}
+
+// PTX counts only when torch's CUDA already knew the GPU (its bundled libraries carry no code
+// for GPUs released after it).
+ArchFit FitTorch(const Catalog& c, const FatbinCode& code, const CudaVersion& cuda, const ComputeCapability& gpu) {
+  ArchFit fit = FitCode(code, gpu);
+  if (fit.fit != KernelFit::kPtx) return fit;
+  std::optional<CudaVersion> first = FirstCudaFor(c, gpu);
+  if (first && cuda.Truncated() < *first) return ArchFit{};
+  return fit;
+}
+
+}  // namespace
+
 void CheckTorchKernels(const Snapshot& s, const Catalog& c, std::vector<Finding>& out) {
   ForEachTorch(s, [&](const PythonEnv& env, const PackageInfo& torch) {
     if (!torch.cuda || torch.hip) return;
-    const TorchVariant* v = InstalledVariant(c, torch, s.platform);
-    if (v == nullptr || !v->arch_list) return;
-    std::string list = Join(ArchListNames(*v->arch_list), " ");
+    std::optional<KernelSource> k = KernelsOf(c, torch, s.platform);
+    if (!k) return;
+    std::string list = FatbinCodeNames(k->code);
     for (const GpuInfo& gpu : s.gpus) {
       if (!gpu.cc) continue;
-      ArchFit fit = FitWheel(c, *v->arch_list, *v->variant.cuda, *gpu.cc);
+      ArchFit fit = FitTorch(c, k->code, *torch.cuda, *gpu.cc);
       if (fit.fit == KernelFit::kSass) continue;
       bool none = fit.fit == KernelFit::kNone;
       out.push_back(Finding{none ? "torch.no_kernels" : "torch.ptx_jit", none ? Severity::kError : Severity::kInfo,
@@ -68,9 +107,7 @@ void CheckTorchKernels(const Snapshot& s, const Catalog& c, std::vector<Finding>
                              {"list", list},
                              {"via", none ? "" : fit.via.Compute()}},
                             {gpu.name + " compute capability " + gpu.cc->ToString() + " (" + gpu.cc_source + ")",
-                             TorchEvidence(env, torch),
-                             "architectures of torch " + v->torch.Public() + "+" + v->variant.tag + ": " + list +
-                                 " (catalog: torch_variants.tsv line " + std::to_string(v->prov.line) + ")"},
+                             TorchEvidence(env, torch), k->evidence},
                             none ? PlanCommand(s, c, &env) : "",
                             "compute-capability"});
     }

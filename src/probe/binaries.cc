@@ -38,6 +38,11 @@ BinaryInfo ReadBinary(const Fs& fs, const std::string& path, Trail& trail) {
     trail.Error(path, b.error);
     return b;
   }
+  if ((*file)->size() == 0) {
+    b.error = "empty file";
+    trail.Skipped(path, b.error);
+    return b;
+  }
   auto elf = ReadElf(**file);
   if (!elf) {
     b.error = elf.error();

@@ -64,7 +64,7 @@ std::optional<ExtensionInfo> ReadExtension(const Fs& fs, const std::string& site
     --budget;
     ++taken;
     BinaryInfo b = ReadBinary(fs, site + "/" + rel, trail);
-    if (LinksCuda(b) || !b.error.empty()) ext.libs.push_back(std::move(b));
+    if (LinksCuda(b)) ext.libs.push_back(std::move(b));
   }
   if (ext.libs.empty()) return std::nullopt;
   return ext;
