@@ -7,9 +7,11 @@
 //   runtime:    each libcudart / libcublas / libcudnn soname torch needs, searched as ld.so does:
 //               DT_RPATH, LD_LIBRARY_PATH, DT_RUNPATH, /etc/ld.so.conf, default directories
 //               (binaries_runtime.cc)
-//   extensions: every *.dist-info whose METADATA requires torch, or that is torchvision or
-//               torchaudio, or whose RECORD lists a shared object with "cuda" in its path: the
-//               shared objects its RECORD lists (binaries_ext.cc)
+//   extensions: every *.dist-info but torch's, triton's and the nvidia-* wheels': the shared
+//               objects its RECORD lists, kept when they carry GPU code or link the CUDA runtime,
+//               cuDNN, cuBLAS or torch's CUDA libraries; METADATA for the Requires-Dist pins on
+//               torch, torchvision and torchaudio (binaries_ext.cc). At most 64 shared objects a
+//               distribution and 512 an environment are read.
 #include "probe/binaries.h"
 
 #include <algorithm>

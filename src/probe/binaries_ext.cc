@@ -52,9 +52,6 @@ std::optional<ExtensionInfo> ReadExtension(const Fs& fs, const std::string& site
   ext.torch_pins = TorchPins(meta);
   std::string version = meta.version.empty() ? dist.version : meta.version;
   ext.version = Pep440::Parse(version).as_optional();
-  bool cuda_named = std::any_of(objects.begin(), objects.end(),
-                                [](const std::string& p) { return p.find("cuda") != std::string::npos; });
-  if (ext.torch_pins.empty() && !IsTorchFamily(ext.name) && !cuda_named) return std::nullopt;
   size_t taken = 0;
   for (const std::string& rel : objects) {
     if (budget == 0 || taken == kMaxLibsPerDist) {
