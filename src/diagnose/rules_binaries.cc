@@ -105,7 +105,7 @@ std::optional<TorchCode> TorchFileCode(const PackageInfo& torch) {
     if (!out) out = TorchCode{{}, {}};
     for (int a : b.code->sass) out->code.sass.push_back(a);
     for (int a : b.code->ptx) out->code.ptx.push_back(a);
-    out->files.push_back(b.path);
+    out->files.push_back(b.path + " (" + FatbinCoverage(*b.code) + ")");
   }
   if (!out) return out;
   for (auto* v : {&out->code.sass, &out->code.ptx}) {
@@ -149,7 +149,7 @@ void CheckExtensionKernels(const Snapshot& s, const Catalog&, std::vector<Findin
                                 {{"env", env.prefix}, {"package", ExtLabel(ext)}, {"gpu", gpu.name}, {"sm", gpu.cc->Sm()},
                                  {"file", lib.path}, {"list", FatbinCodeNames(*lib.code)}},
                                 {gpu.name + " compute capability " + gpu.cc->ToString() + " (" + gpu.cc_source + ")",
-                                 "GPU code in " + lib.path + ": " + FatbinCodeNames(*lib.code)},
+                                 "GPU code in " + lib.path + " (" + FatbinCoverage(*lib.code) + "): " + FatbinCodeNames(*lib.code)},
                                 RebuildCommand(ext, gpu.cc->ToString()),
                                 "extensions"});
           break;  // one finding per package and GPU
@@ -222,7 +222,8 @@ void CheckExtensionPins(const Snapshot& s, const Catalog& c, std::vector<Finding
 void CheckRuntimeShadowed(const Snapshot& s, const Catalog&, std::vector<Finding>& out) {
   ForEachTorch(s, [&](const PythonEnv& env, const PackageInfo& torch) {
     for (const RuntimeLib& r : torch.runtime) {
-      if (!r.shadowed()) continue;
+      // Only LD_LIBRARY_PATH comes before the directories torch's libraries name (DT_RUNPATH).
+      if (!r.shadowed() || r.origin != LibOrigin::kLdLibraryPath) continue;
       std::string origin(LibOriginName(*r.origin));
       out.push_back(Finding{"runtime.shadowed", Severity::kWarning,
                             {{"env", env.prefix}, {"torch", torch.version->ToString()}, {"soname", r.soname},
@@ -234,7 +235,7 @@ void CheckRuntimeShadowed(const Snapshot& s, const Catalog&, std::vector<Finding
                                  (r.version ? ", version " + r.version->ToString() + " (" + r.version_source + ")" : ""),
                              "the environment's copy: " + r.wheel_path +
                                  (r.wheel_version ? ", version " + r.wheel_version->ToString() : "")},
-                            r.origin == LibOrigin::kLdLibraryPath ? "unset LD_LIBRARY_PATH" : "",
+                            "unset LD_LIBRARY_PATH",
                             "cudnn"});
     }
   });

@@ -63,7 +63,8 @@ BinaryInfo ReadBinary(const Fs& fs, const std::string& path, Trail& trail) {
     }
     b.code = std::move(*code);
   }
-  trail.Found(path, b.code ? "GPU code: " + FatbinCodeNames(*b.code) : "no GPU code");
+  trail.Found(path, b.code ? "GPU code: " + FatbinCodeNames(*b.code) + " (" + FatbinCoverage(*b.code) + ")"
+                          : "no GPU code");
   return b;
 }
 

@@ -50,7 +50,8 @@ std::vector<SearchDir> SearchOrder(const ProbeInput& in, const BinaryInfo& lib) 
   return dirs;
 }
 
-std::string Stem(std::string_view soname) { return std::string(soname.substr(0, soname.find(".so"))); }
+// "libcudnn.so.9.1.0" -> "libcudnn.so." (what LibraryVersion strips).
+std::string Stem(std::string_view name) { return std::string(name.substr(0, name.find(".so"))) + ".so."; }
 
 // The nvidia-* wheel owning <site>/nvidia/<part>/lib/...: nvidia/cudnn -> nvidia-cudnn-cu12.
 const PackageInfo* OwningWheel(const PythonEnv& env, const std::string& site, const std::string& path) {
@@ -75,6 +76,7 @@ void Version(const Fs& fs, const PythonEnv& env, const std::string& site, const 
     return;
   }
   version = LibraryVersion(target, Stem(target));
+  if (version && version->release.size() < 2) version.reset();  // libcudnn.so.9: the major alone says too little
   if (source && version) *source = real ? *real : path;
 }
 

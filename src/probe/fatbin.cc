@@ -16,6 +16,29 @@ constexpr uint64_t kFlagCompressed = 0x2000;      // public descriptions of fatb
 constexpr uint64_t kFlagCompressedZstd = 0x8000;  // nvcc 13.0 (-compress-mode, the default for PTX)
 constexpr size_t kMaxPadding = 256;              // zero bytes tolerated between containers
 
+// Reads through a one-block cache: a container header and its first entry header, or the
+// headers of small entries, come from one read.
+class BlockReader {
+ public:
+  explicit BlockReader(const RandomAccessFile& f) : f_(f) {}
+  Result<std::string> ReadAt(uint64_t pos, size_t len) {
+    if (!(pos >= start_ && pos - start_ + len <= block_.size())) {
+      auto b = f_.ReadAt(pos, std::max(len, kBlock));
+      if (!b) return b;
+      block_ = std::move(*b);
+      start_ = pos;
+    }
+    if (pos - start_ >= block_.size()) return std::string();
+    return block_.substr(static_cast<size_t>(pos - start_), len);
+  }
+
+ private:
+  static constexpr size_t kBlock = 4096;
+  const RandomAccessFile& f_;
+  std::string block_;
+  uint64_t start_ = 0;
+};
+
 uint64_t Align8(uint64_t v) { return (v + 7) & ~uint64_t{7}; }
 
 std::string At(uint64_t pos) { return " at " + Hex(pos); }
@@ -26,7 +49,7 @@ void AddUnique(std::vector<int>& list, int arch) {
 }
 
 // One entry header at `pos` inside a container ending at `end`; returns the next entry's position.
-Result<uint64_t> ReadEntry(const RandomAccessFile& f, uint64_t pos, uint64_t end, const FatbinLimits& limits,
+Result<uint64_t> ReadEntry(BlockReader& f, uint64_t pos, uint64_t end, const FatbinLimits& limits,
                            FatbinCode& code) {
   if (end - pos < kEntryHeaderMin) return Err("fatbin entry header truncated" + At(pos));
   auto b = f.ReadAt(pos, kEntryHeaderMin);
@@ -55,7 +78,7 @@ Result<uint64_t> ReadEntry(const RandomAccessFile& f, uint64_t pos, uint64_t end
 }
 
 // Zero padding before the next container: the position of the next non-zero 8-byte word.
-Result<uint64_t> SkipPadding(const RandomAccessFile& f, uint64_t pos, uint64_t end) {
+Result<uint64_t> SkipPadding(BlockReader& f, uint64_t pos, uint64_t end) {
   auto b = f.ReadAt(pos, static_cast<size_t>(std::min<uint64_t>(kMaxPadding, end - pos)));
   if (!b) return Error{b.error()};
   size_t i = 0;
@@ -67,11 +90,12 @@ Result<uint64_t> SkipPadding(const RandomAccessFile& f, uint64_t pos, uint64_t e
 
 }  // namespace
 
-Result<FatbinCode> ReadFatbin(const RandomAccessFile& f, uint64_t offset, uint64_t size, const FatbinLimits& limits) {
-  if (offset > f.size() || size > f.size() - offset) {
+Result<FatbinCode> ReadFatbin(const RandomAccessFile& file, uint64_t offset, uint64_t size, const FatbinLimits& limits) {
+  if (offset > file.size() || size > file.size() - offset) {
     return Err("fatbin of " + std::to_string(size) + " bytes" + At(offset) + " runs past the end of the " +
-               std::to_string(f.size()) + "-byte file");
+               std::to_string(file.size()) + "-byte file");
   }
+  BlockReader f(file);
   FatbinCode code;
   const uint64_t end = offset + size;
   uint64_t pos = offset;
@@ -97,7 +121,9 @@ Result<FatbinCode> ReadFatbin(const RandomAccessFile& f, uint64_t offset, uint64
     }
     ++code.containers;
     uint64_t cend = pos + header + body;
-    for (uint64_t e = pos + header; e < cend;) {
+    bool first_only = code.containers > limits.full_containers;
+    code.sampled += first_only ? 1 : 0;
+    for (uint64_t e = pos + header; e < cend && !(first_only && e > pos + header);) {
       if (code.entries >= limits.max_entries) {
         code.partial = true;
         return code;
@@ -120,6 +146,13 @@ std::string FatbinCodeNames(const FatbinCode& code) {
   std::string out;
   for (int a : code.sass) out += (out.empty() ? "" : " ") + std::string("sm_") + std::to_string(a);
   for (int a : code.ptx) out += (out.empty() ? "" : " ") + std::string("compute_") + std::to_string(a);
+  return out;
+}
+
+std::string FatbinCoverage(const FatbinCode& code) {
+  std::string out = std::to_string(code.containers) + " fatbin containers, " + std::to_string(code.entries) + " entries read";
+  if (code.sampled > 0) out += ", first entry only of " + std::to_string(code.sampled) + " containers";
+  if (code.partial) out += ", stopped at the read limit";
   return out;
 }
 

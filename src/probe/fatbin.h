@@ -1,6 +1,6 @@
 // Which GPU code a CUDA library carries, from the fatbin nvcc embeds in it: SASS for sm_XX
 // (cubin ELF images) and PTX for compute_XX. Only headers are read: a container header, then
-// each entry's header, skipping the entry's payload; the walk stops at a cap of entries.
+// each entry's header, skipping the entry's payload (see FatbinLimits for what is sampled).
 //
 // Layout (little-endian), as observed in objects built by nvcc 13.0 (tests/fixtures/fatbin) and
 // as public descriptions of CUDA's fatbinary.h give it:
@@ -36,12 +36,18 @@ struct FatbinCode {
   uint64_t entries = 0;
   uint64_t compressed = 0;  // entries whose payload is compressed
   uint64_t other = 0;       // entries of another kind (neither SASS nor PTX)
-  bool partial = false;     // the entry cap stopped the walk before the section's end
+  uint64_t sampled = 0;     // containers of which only the first entry was read
+  bool partial = false;     // a cap stopped the walk before the section's end
 };
 
 struct FatbinLimits {
   uint64_t max_entries = 100000;
   uint64_t max_containers = 100000;
+  // Every entry of the first containers is read; of later ones only the first entry (which
+  // shares a read with the container header). A build compiles its translation units for one
+  // architecture list, so later containers repeat it; a unit built for other architectures
+  // (kernels only for sm_90a, say) still shows with its first entry.
+  uint64_t full_containers = 64;
   uint32_t max_entry_header = 4096;
 };
 
@@ -54,5 +60,8 @@ const ElfSection* FatbinSection(const ElfInfo& elf);
 
 // "sm_75 sm_80 compute_90".
 std::string FatbinCodeNames(const FatbinCode& code);
+// How much was read, for evidence: "2000 fatbin containers, 10000 entries" and, when sampled,
+// "first entry only of 1936 containers".
+std::string FatbinCoverage(const FatbinCode& code);
 
 }  // namespace cudamatch

@@ -64,7 +64,8 @@ Json BinaryJson(const BinaryInfo& b) {
   if (b.code) {
     j["gpu_code"] = Json{{"sass", IntList(b.code->sass)}, {"ptx", IntList(b.code->ptx)},
                          {"containers", b.code->containers}, {"entries", b.code->entries},
-                         {"compressed", b.code->compressed}, {"partial", b.code->partial}};
+                         {"compressed", b.code->compressed}, {"sampled", b.code->sampled},
+                         {"partial", b.code->partial}};
   } else {
     j["gpu_code"] = nullptr;
   }

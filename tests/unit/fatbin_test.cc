@@ -181,6 +181,29 @@ TEST(Fatbin, EntryCapStopsTheWalkAndSaysSo) {
   EXPECT_EQ(code->sass, (std::vector<int>{75, 80}));
 }
 
+TEST(Fatbin, LaterContainersAreSampledByTheirFirstEntry) {
+  std::string object = FatbinFixture("multi_sm75_80_86_90_ptx90.so");
+  auto elf = ReadElf(*MakeStringFile(object));
+  ASSERT_TRUE(elf.ok());
+  const ElfSection* s = FatbinSection(*elf);
+  std::string one = object.substr(static_cast<size_t>(s->offset), static_cast<size_t>(s->size));
+  std::string many;
+  for (int i = 0; i < 100; ++i) many += one;
+  // The last container holds only SASS for sm_100: its first entry shows it.
+  std::string last = one;
+  last[16 + 28] = 100;
+  many += last;
+  auto file = MakeStringFile(many);
+  auto code = ReadFatbin(*file, 0, file->size());
+  ASSERT_TRUE(code.ok()) << code.error();
+  EXPECT_EQ(code->containers, 101u);
+  EXPECT_EQ(code->sampled, 101u - 64u);
+  EXPECT_EQ(code->entries, 64u * 5 + 37u);
+  EXPECT_EQ(code->sass, (std::vector<int>{75, 80, 86, 90, 100}));
+  EXPECT_EQ(code->ptx, std::vector<int>{90});
+  EXPECT_EQ(FatbinCoverage(*code), "101 fatbin containers, 357 entries read, first entry only of 37 containers");
+}
+
 // ---- a 2 GB library: only headers are read ----
 
 TEST(Fatbin, ATwoGigabyteLibraryIsReadAHeaderAtATime) {
@@ -190,7 +213,7 @@ TEST(Fatbin, ATwoGigabyteLibraryIsReadAHeaderAtATime) {
   ASSERT_TRUE(code.ok()) << code.error();
   EXPECT_EQ(code->sass, (std::vector<int>{75, 80, 86, 90}));
   EXPECT_EQ(code->ptx, std::vector<int>{90});
-  EXPECT_LT(big.bytes_read(), 8u * 1024) << big.reads() << " reads";
+  EXPECT_LT(big.bytes_read(), 32u * 1024) << big.reads() << " reads";
   EXPECT_LT(big.reads(), 20u);
 }
 
