@@ -2,7 +2,7 @@
 """Generates a machine for `cudamatch doctor --root` whose CUDA libraries are large sparse files.
 
     bench/make_binaries_machine.py OUT_DIR [--envs N] [--extensions E] [--size-gb G]
-                                           [--containers C]
+                                           [--containers C] [--placeholder]
 
 Each of N conda environments (/opt/conda/envs/envNNNN) gets torch 2.4.0+cu121 with its nvidia-*-cu12 wheels, a torch/lib/libtorch_cuda.so
 of G GiB (default 2) and E extensions (xformers-like packages, each a 256 MiB _C.so). Every
@@ -55,7 +55,10 @@ def containers(fatbin):
     return out
 
 
-def write_library(path, fixture, size, copies):
+def write_library(path, fixture, size, copies, placeholder=False):
+    if placeholder:  # the same tree with an empty file: the baseline without any ELF to read
+        write(path)
+        return
     elf = open(os.path.join(FIXTURES, fixture), "rb").read()
     sec = sections(elf)
     _, off, length, shdr = sec[".nv_fatbin"]
@@ -106,7 +109,7 @@ def make_env(root, n, args):
     write(os.path.join(site, "torch-2.4.0+cu121.dist-info/METADATA"),
           "Metadata-Version: 2.1\nName: torch\nVersion: 2.4.0+cu121\n")
     write_library(os.path.join(site, "torch/lib/libtorch_cuda.so"), "torch_cu12_sm75_80_86_90_ptx90.so",
-                  args.size_gb << 30, args.containers)
+                  args.size_gb << 30, args.containers, args.placeholder)
     for dist, (version, part, libs) in WHEELS.items():
         write(os.path.join(site, "%s-%s.dist-info/METADATA" % (dist, version)),
               "Metadata-Version: 2.1\nName: %s\nVersion: %s\n" % (dist.replace("_", "-"), version))
@@ -119,7 +122,7 @@ def make_env(root, n, args):
               "Requires-Dist: torch ==2.4.0\n" % name)
         write(os.path.join(info, "RECORD"), "%s/__init__.py,,\n%s/_C.so,,\n" % (name, name))
         write(os.path.join(site, name, "__init__.py"))
-        write_library(os.path.join(site, name, "_C.so"), "ext_cudart12_sm75_80.so", 256 << 20, 20)
+        write_library(os.path.join(site, name, "_C.so"), "ext_cudart12_sm75_80.so", 256 << 20, 20, args.placeholder)
     return prefix
 
 
@@ -130,6 +133,7 @@ def main():
     p.add_argument("--extensions", type=int, default=0)
     p.add_argument("--size-gb", type=int, default=2)
     p.add_argument("--containers", type=int, default=2000)
+    p.add_argument("--placeholder", action="store_true", help="empty library files (the baseline)")
     args = p.parse_args()
     for n in range(args.envs):
         make_env(args.out, n, args)

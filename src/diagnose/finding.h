@@ -15,11 +15,18 @@ std::string_view SeverityName(Severity s);  // "error", "warning", "info"
 
 using MessageArgs = std::vector<std::pair<std::string, std::string>>;
 
+// One fact a finding rests on: a message id ("evidence.driver_kernel") and its values, so it
+// renders in every language and stays language-neutral in JSON.
+struct EvidenceItem {
+  std::string id;
+  MessageArgs args;
+};
+
 struct Finding {
   std::string id;  // stable: "driver.too_old_for_torch"
   Severity severity = Severity::kInfo;
   MessageArgs args;                   // values for the finding's messages
-  std::vector<std::string> evidence;  // "driver 535.104.05 from /proc/driver/nvidia/version"
+  std::vector<EvidenceItem> evidence;  // {"evidence.driver_kernel", {{"version", "535.104.05"}, ...}}
   std::string fix;                    // a command to run, or "" when the fix is not a command
   std::string topic;                  // `cudamatch explain <topic>`
   // Message ids are derived from the id: "finding.<id>.message", ".why", ".fix" (the last is

@@ -41,8 +41,10 @@ void CheckRuntimeShadowed(const Snapshot& s, const Catalog& c, std::vector<Findi
 // The GPU code torch's own libraries carry (union over libtorch_cuda*.so), and where it was read.
 struct TorchCode {
   FatbinCode code;
-  std::vector<std::string> files;
+  EvidenceItem evidence;  // the first library with GPU code, its list and how much was read
 };
+// "GPU code in FILE: LIST (N fatbin containers, M entries read...)".
+EvidenceItem CodeEvidence(const std::string& path, const FatbinCode& code);
 std::optional<TorchCode> TorchFileCode(const PackageInfo& torch);
 // FitArch over the code a library carries: SASS of the same major and a lower or equal minor, or
 // PTX of a lower or equal capability.
@@ -55,9 +57,12 @@ void CheckLdLibraryPath(const Snapshot& s, const Catalog& c, std::vector<Finding
 void CheckPipMirror(const Snapshot& s, const Catalog& c, std::vector<Finding>& out);
 
 // Shared helpers.
-std::string DriverEvidence(const DriverInfo& d);
-std::string EnvLabel(const PythonEnv& env);
-std::string TorchEvidence(const PythonEnv& env, const PackageInfo& torch);
+EvidenceItem Ev(std::string id, MessageArgs args = {});
+// The driver's kernel module, user space and CUDA, one item each ("evidence.no_driver" if none).
+std::vector<EvidenceItem> DriverEvidence(const DriverInfo& d);
+EvidenceItem TorchEvidence(const PythonEnv& env, const PackageInfo& torch);
+EvidenceItem PackageEvidence(const PackageInfo& pkg);
+EvidenceItem GpuEvidence(const GpuInfo& g);
 // The pip command of the best plan for one environment on this machine ("" if none fits).
 std::string PlanCommand(const Snapshot& s, const Catalog& c, const PythonEnv* env);
 // The catalog row of an installed build, when its release and variant are known.

@@ -63,26 +63,35 @@ bool HasErrors(const std::vector<Finding>& findings) {
                      [](const Finding& f) { return f.severity == Severity::kError; });
 }
 
-std::string DriverEvidence(const DriverInfo& d) {
-  std::vector<std::string> parts;
-  if (d.kernel_version) parts.push_back("kernel module " + d.kernel_version->text + " (" + d.kernel_source + ")");
-  if (d.userspace_version) parts.push_back("user space " + d.userspace_version->text + " (" + d.userspace_source + ")");
-  if (d.cuda) parts.push_back("serves CUDA " + d.cuda->MajorMinor() + " (" + d.cuda_source + ")");
-  std::string out;
-  for (const std::string& p : parts) out += (out.empty() ? "" : "; ") + p;
-  return out.empty() ? "no NVIDIA driver found" : "driver: " + out;
-}
+EvidenceItem Ev(std::string id, MessageArgs args) { return EvidenceItem{std::move(id), std::move(args)}; }
 
-std::string EnvLabel(const PythonEnv& env) {
-  std::string v = env.version ? " (Python " + env.version->ToString() + ")" : "";
-  return env.prefix + v;
-}
-
-std::string TorchEvidence(const PythonEnv& env, const PackageInfo& torch) {
-  std::string out = "torch " + (torch.version ? torch.version->ToString() : "?") + " in " + EnvLabel(env);
-  if (torch.cuda) out += ", built with CUDA " + torch.cuda->MajorMinor();
-  if (!torch.version_source.empty()) out += " (" + torch.version_source + ")";
+std::vector<EvidenceItem> DriverEvidence(const DriverInfo& d) {
+  std::vector<EvidenceItem> out;
+  if (d.kernel_version) out.push_back(Ev("evidence.driver_kernel", {{"version", d.kernel_version->text}, {"source", d.kernel_source}}));
+  if (d.userspace_version) {
+    out.push_back(Ev("evidence.driver_userspace", {{"version", d.userspace_version->text}, {"source", d.userspace_source}}));
+  }
+  if (d.cuda) out.push_back(Ev("evidence.driver_cuda", {{"cuda", d.cuda->MajorMinor()}, {"source", d.cuda_source}}));
+  if (out.empty()) out.push_back(Ev("evidence.no_driver"));
   return out;
+}
+
+EvidenceItem TorchEvidence(const PythonEnv& env, const PackageInfo& torch) {
+  MessageArgs args = {{"version", torch.version ? torch.version->ToString() : "?"}, {"env", env.prefix}, {"source", torch.version_source}};
+  if (!torch.cuda) return Ev("evidence.torch", std::move(args));
+  args.emplace_back("cuda", torch.cuda->MajorMinor());
+  return Ev("evidence.torch_cuda", std::move(args));
+}
+
+EvidenceItem PackageEvidence(const PackageInfo& pkg) {
+  return Ev("evidence.package", {{"package", pkg.name}, {"version", pkg.version->ToString()}, {"source", pkg.version_source}});
+}
+
+EvidenceItem GpuEvidence(const GpuInfo& g) {
+  MessageArgs args = {{"gpu", g.name.empty() ? "NVIDIA GPU" : g.name}, {"source", g.source}};
+  if (!g.cc) return Ev("evidence.gpu", std::move(args));
+  args.emplace_back("cc", g.cc->ToString());
+  return Ev("evidence.gpu_cc", std::move(args));
 }
 
 std::string PlanCommand(const Snapshot& s, const Catalog& c, const PythonEnv* env) {

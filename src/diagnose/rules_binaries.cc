@@ -98,14 +98,21 @@ ArchFit FitCode(const FatbinCode& code, const ComputeCapability& gpu) {
   return best;
 }
 
+EvidenceItem CodeEvidence(const std::string& path, const FatbinCode& code) {
+  MessageArgs args = {{"file", path}, {"list", FatbinCodeNames(code)}, {"containers", std::to_string(code.containers)},
+                      {"entries", std::to_string(code.entries)}};
+  if (code.sampled == 0) return Ev("evidence.gpu_code_file", std::move(args));
+  args.emplace_back("sampled", std::to_string(code.sampled));
+  return Ev("evidence.gpu_code_file_sampled", std::move(args));
+}
+
 std::optional<TorchCode> TorchFileCode(const PackageInfo& torch) {
   std::optional<TorchCode> out;
   for (const BinaryInfo& b : torch.binaries) {
     if (!b.code || (b.code->sass.empty() && b.code->ptx.empty())) continue;
-    if (!out) out = TorchCode{{}, {}};
+    if (!out) out = TorchCode{{}, CodeEvidence(b.path, *b.code)};
     for (int a : b.code->sass) out->code.sass.push_back(a);
     for (int a : b.code->ptx) out->code.ptx.push_back(a);
-    out->files.push_back(b.path + " (" + FatbinCoverage(*b.code) + ")");
   }
   if (!out) return out;
   for (auto* v : {&out->code.sass, &out->code.ptx}) {
@@ -129,10 +136,10 @@ void CheckTorchFileList(const Snapshot& s, const Catalog& c, std::vector<Finding
     out.push_back(Finding{"torch.kernels_differ", Severity::kInfo,
                           {{"env", env.prefix}, {"torch", torch.version->ToString()},
                            {"file_list", FatbinCodeNames(file->code)}, {"list", FatbinCodeNames(catalog)}},
-                          {TorchEvidence(env, torch),
-                           "GPU code in " + Join(file->files, ", ") + ": " + FatbinCodeNames(file->code),
-                           "official build " + v->torch.Public() + "+" + v->variant.tag + ": " + FatbinCodeNames(catalog) +
-                               " (catalog: torch_variants.tsv line " + std::to_string(v->prov.line) + ")"},
+                          {TorchEvidence(env, torch), file->evidence,
+                           Ev("evidence.arch_list_catalog", {{"torch", v->torch.Public()}, {"variant", v->variant.tag},
+                                                             {"list", FatbinCodeNames(catalog)},
+                                                             {"line", std::to_string(v->prov.line)}})},
                           "",
                           "compute-capability"});
   });
@@ -148,8 +155,8 @@ void CheckExtensionKernels(const Snapshot& s, const Catalog&, std::vector<Findin
           out.push_back(Finding{"ext.no_kernels", Severity::kError,
                                 {{"env", env.prefix}, {"package", ExtLabel(ext)}, {"gpu", gpu.name}, {"sm", gpu.cc->Sm()},
                                  {"file", lib.path}, {"list", FatbinCodeNames(*lib.code)}},
-                                {gpu.name + " compute capability " + gpu.cc->ToString() + " (" + gpu.cc_source + ")",
-                                 "GPU code in " + lib.path + " (" + FatbinCoverage(*lib.code) + "): " + FatbinCodeNames(*lib.code)},
+                                {Ev("evidence.gpu_cc", {{"gpu", gpu.name}, {"cc", gpu.cc->ToString()}, {"source", gpu.cc_source}}),
+                                 CodeEvidence(lib.path, *lib.code)},
                                 RebuildCommand(ext, gpu.cc->ToString()),
                                 "extensions"});
           break;  // one finding per package and GPU
@@ -173,7 +180,8 @@ void CheckExtensionRuntime(const Snapshot& s, const Catalog&, std::vector<Findin
                                 {{"env", env.prefix}, {"package", ExtLabel(ext)}, {"file", lib.path},
                                  {"soname", cudart->first}, {"major", std::to_string(cudart->second)},
                                  {"torch", torch.version->ToString()}, {"cuda", torch.cuda->MajorMinor()}},
-                                {lib.path + " needs " + cudart->first + " (DT_NEEDED)", TorchEvidence(env, torch)},
+                                {Ev("evidence.needed", {{"file", lib.path}, {"soname", cudart->first}}),
+                                 TorchEvidence(env, torch)},
                                 RebuildCommand(ext, ""),
                                 "extensions"});
           break;
@@ -184,8 +192,9 @@ void CheckExtensionRuntime(const Snapshot& s, const Catalog&, std::vector<Findin
                                 {{"env", env.prefix}, {"package", ExtLabel(ext)}, {"file", lib.path},
                                  {"soname", cudnn->first}, {"torch", torch.version->ToString()},
                                  {"torch_cudnn", std::to_string(*torch_cudnn)}},
-                                {lib.path + " needs " + cudnn->first + " (DT_NEEDED)",
-                                 TorchEvidence(env, torch) + ", links libcudnn.so." + std::to_string(*torch_cudnn)},
+                                {Ev("evidence.needed", {{"file", lib.path}, {"soname", cudnn->first}}),
+                                 TorchEvidence(env, torch),
+                                 Ev("evidence.torch_links", {{"soname", "libcudnn.so." + std::to_string(*torch_cudnn)}})},
                                 RebuildCommand(ext, ""),
                                 "extensions"});
           break;
@@ -210,8 +219,8 @@ void CheckExtensionPins(const Snapshot& s, const Catalog& c, std::vector<Finding
         out.push_back(Finding{"ext.torch_pin", Severity::kError,
                               {{"env", env.prefix}, {"package", ExtLabel(ext)}, {"pin", pin},
                                {"name", req->name}, {"have", have.ToString()}},
-                              {ext.metadata_path + ": Requires-Dist: " + pin,
-                               req->name + " " + have.ToString() + " (" + it->second.version_source + ")"},
+                              {Ev("evidence.requires_dist", {{"file", ext.metadata_path}, {"requirement", pin}}),
+                               PackageEvidence(it->second)},
                               fix,
                               "extensions"});
       }
@@ -231,10 +240,12 @@ void CheckRuntimeShadowed(const Snapshot& s, const Catalog&, std::vector<Finding
                              {"version", r.version ? r.version->ToString() : "?"},
                              {"wheel_path", r.wheel_path},
                              {"wheel_version", r.wheel_version ? r.wheel_version->ToString() : "?"}},
-                            {r.soname + " found first at " + r.path + " (" + origin + ")" +
-                                 (r.version ? ", version " + r.version->ToString() + " (" + r.version_source + ")" : ""),
-                             "the environment's copy: " + r.wheel_path +
-                                 (r.wheel_version ? ", version " + r.wheel_version->ToString() : "")},
+                            {r.version ? Ev("evidence.runtime_found_version",
+                                            {{"soname", r.soname}, {"path", r.path}, {"origin", origin},
+                                             {"version", r.version->ToString()}, {"source", r.version_source}})
+                                       : Ev("evidence.runtime_found", {{"soname", r.soname}, {"path", r.path}, {"origin", origin}}),
+                             Ev("evidence.runtime_wheel", {{"path", r.wheel_path},
+                                                           {"version", r.wheel_version ? r.wheel_version->ToString() : "?"}})},
                             "unset LD_LIBRARY_PATH",
                             "cudnn"});
     }

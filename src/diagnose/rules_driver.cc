@@ -9,12 +9,6 @@ namespace cudamatch {
 
 namespace {
 
-std::string GpuEvidence(const GpuInfo& g) {
-  std::string name = g.name.empty() ? "NVIDIA GPU" : g.name;
-  std::string cc = g.cc ? " (compute capability " + g.cc->ToString() + ")" : "";
-  return name + cc + " from " + g.source;
-}
-
 std::string InstallDriverCommand(const std::string& os_id) {
   if (os_id == "ubuntu") return "sudo ubuntu-drivers install";
   if (os_id == "debian") return "sudo apt-get install nvidia-driver firmware-misc-nonfree";
@@ -46,18 +40,21 @@ void CheckDriverMissing(const Snapshot& s, const Catalog& c, std::vector<Finding
              {"driver", need},
              {"torch", plan.release ? plan.release->torch.Public() : "?"},
              {"variant", plan.variant ? plan.variant->variant.tag : "?"}},
-            {GpuEvidence(gpu), DriverEvidence(s.driver)},
+            {GpuEvidence(gpu)},
             InstallDriverCommand(s.host.os_id),
             "driver"};
+  for (EvidenceItem& e : DriverEvidence(s.driver)) f.evidence.push_back(std::move(e));
   out.push_back(std::move(f));
 }
 
 void CheckModuleNotLoaded(const Snapshot& s, const Catalog&, std::vector<Finding>& out) {
   const DriverInfo& d = s.driver;
   if (d.kernel_module_loaded || d.wsl || (d.libcuda_paths.empty() && !d.userspace_version)) return;
+  std::vector<EvidenceItem> evidence = DriverEvidence(d);
+  evidence.push_back(Ev("evidence.no_kernel_module"));
   out.push_back(Finding{"driver.module_not_loaded", Severity::kError,
                         {{"driver", d.userspace_version ? d.userspace_version->text : "?"}},
-                        {DriverEvidence(d), "no /proc/driver/nvidia/version and no /sys/module/nvidia/version"},
+                        std::move(evidence),
                         "sudo modprobe nvidia",
                         "driver"});
 }
@@ -67,7 +64,7 @@ void CheckDriverMismatch(const Snapshot& s, const Catalog&, std::vector<Finding>
   if (!d.mismatch()) return;
   out.push_back(Finding{"driver.mismatch", Severity::kError,
                         {{"kernel", d.kernel_version->text}, {"userspace", d.userspace_version->text}},
-                        {DriverEvidence(d)},
+                        DriverEvidence(d),
                         "sudo reboot",
                         "driver"});
 }
@@ -79,7 +76,8 @@ void CheckWslLinuxDriver(const Snapshot& s, const Catalog&, std::vector<Finding>
     if (StartsWith(path, "/usr/lib/wsl/")) continue;
     out.push_back(Finding{"wsl.linux_driver", Severity::kError,
                           {{"path", path}},
-                          {"WSL kernel (/proc/version)", "Linux driver library " + path},
+                          {Ev("evidence.wsl_kernel", {{"source", "/proc/version"}}),
+                           Ev("evidence.linux_driver_library", {{"path", path}})},
                           "sudo apt-get purge 'nvidia-driver-*' 'libnvidia-compute-*'",
                           "wsl"});
     return;
@@ -91,10 +89,12 @@ void CheckContainerDevices(const Snapshot& s, const Catalog&, std::vector<Findin
   bool wants_gpu = !d.libcuda_paths.empty() || d.nvidia_visible_devices || d.kernel_module_loaded;
   if (!d.container || d.device_nodes || !wants_gpu) return;
   Finding f{"container.no_devices", Severity::kError, {{"marker", d.container_source}},
-            {"container (" + d.container_source + ")", "no /dev/nvidia* device nodes"},
+            {Ev("evidence.container", {{"source", d.container_source}}), Ev("evidence.no_device_nodes")},
             "docker run --gpus all ...",
             "containers"};
-  if (d.nvidia_visible_devices) f.evidence.push_back("NVIDIA_VISIBLE_DEVICES=" + *d.nvidia_visible_devices);
+  if (d.nvidia_visible_devices) {
+    f.evidence.push_back(Ev("evidence.env_var", {{"name", "NVIDIA_VISIBLE_DEVICES"}, {"value", *d.nvidia_visible_devices}}));
+  }
   out.push_back(std::move(f));
 }
 
@@ -112,7 +112,8 @@ void CheckVisibleDevices(const Snapshot& s, const Catalog&, std::vector<Finding>
     ++visible;
   }
   MessageArgs args = {{"value", *value}, {"visible", std::to_string(visible)}, {"total", std::to_string(s.gpus.size())}};
-  std::vector<std::string> evidence = {"CUDA_VISIBLE_DEVICES=" + *value, std::to_string(s.gpus.size()) + " GPUs found"};
+  std::vector<EvidenceItem> evidence = {Ev("evidence.env_var", {{"name", "CUDA_VISIBLE_DEVICES"}, {"value", *value}}),
+                                        Ev("evidence.gpu_count", {{"count", std::to_string(s.gpus.size())}})};
   if (visible == 0) {
     out.push_back(Finding{"env.visible_devices_hide_all", Severity::kError, args, evidence,
                           "unset CUDA_VISIBLE_DEVICES", "visible-devices"});
@@ -125,7 +126,8 @@ void CheckForwardCompat(const Snapshot& s, const Catalog&, std::vector<Finding>&
   for (const ForwardCompat& fc : s.driver.forward_compat) {
     out.push_back(Finding{"driver.forward_compat", Severity::kInfo,
                           {{"path", fc.path}, {"version", fc.version ? fc.version->text : "?"}},
-                          {fc.path + (fc.version ? "/libcuda.so." + fc.version->text : "")},
+                          {fc.version ? Ev("evidence.forward_compat", {{"path", fc.path}, {"version", fc.version->text}})
+                                      : Ev("evidence.forward_compat_unknown", {{"path", fc.path}})},
                           "",
                           "forward-compat"});
   }

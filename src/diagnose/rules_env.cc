@@ -38,8 +38,8 @@ void CheckNvccMajor(const Snapshot& s, const Catalog&, std::vector<Finding>& out
     out.push_back(Finding{"toolkit.nvcc_major", Severity::kWarning,
                           {{"nvcc", active->version->ToString()}, {"path", active->path}, {"env", env.prefix},
                            {"torch", torch.version->ToString()}, {"cuda", torch.cuda->MajorMinor()}},
-                          {"active toolkit " + active->path + " CUDA " + active->version->ToString() + " (" +
-                               active->version_source + ", active by " + active->active_reason + ")",
+                          {Ev("evidence.active_toolkit", {{"path", active->path}, {"version", active->version->ToString()},
+                                                           {"source", active->version_source}, {"reason", active->active_reason}}),
                            TorchEvidence(env, torch)},
                           fix,
                           "toolkit"});
@@ -54,9 +54,9 @@ void CheckGccTooNew(const Snapshot& s, const Catalog& c, std::vector<Finding>& o
   std::string max = std::to_string(*hc->max_gcc);
   out.push_back(Finding{"toolkit.gcc_too_new", Severity::kWarning,
                         {{"gcc", std::to_string(*s.host.gcc_major)}, {"nvcc", active->version->MajorMinor()}, {"max", max}},
-                        {"host GCC " + std::to_string(*s.host.gcc_major) + " (" + s.host.gcc_source + ")",
-                         "nvcc " + active->version->ToString() + " accepts GCC <= " + max +
-                             " (catalog: host_compilers.tsv line " + std::to_string(hc->prov.line) + ")"},
+                        {Ev("evidence.host_gcc", {{"gcc", std::to_string(*s.host.gcc_major)}, {"source", s.host.gcc_source}}),
+                         Ev("evidence.gcc_limit_catalog", {{"nvcc", active->version->ToString()}, {"max", max},
+                                                           {"line", std::to_string(hc->prov.line)}})},
                         "sudo apt-get install g++-" + max + " && export CC=gcc-" + max + " CXX=g++-" + max,
                         "toolkit"});
 }
@@ -71,9 +71,10 @@ void CheckLdLibraryPath(const Snapshot& s, const Catalog& c, std::vector<Finding
       bool older_cudnn = entry.cudnn_version && wheel_cudnn && *entry.cudnn_version < *wheel_cudnn;
       bool older_cuda = entry.cuda_major && *entry.cuda_major < torch.cuda->major;
       if (!older_cudnn && !older_cuda) continue;
-      std::vector<std::string> evidence = {"LD_LIBRARY_PATH entry " + entry.dir + ": " + Join(entry.cuda_libs, " "),
-                                           TorchEvidence(env, torch)};
-      if (wheel_cudnn) evidence.push_back("torch's cuDNN " + wheel_cudnn->ToString());
+      std::vector<EvidenceItem> evidence = {
+          Ev("evidence.ld_library_path_entry", {{"dir", entry.dir}, {"libs", Join(entry.cuda_libs, " ")}}),
+          TorchEvidence(env, torch)};
+      if (wheel_cudnn) evidence.push_back(Ev("evidence.torch_cudnn", {{"version", wheel_cudnn->ToString()}}));
       out.push_back(Finding{"env.ld_library_path", Severity::kWarning,
                             {{"dir", entry.dir}, {"env", env.prefix},
                              {"what", older_cudnn ? "cuDNN " + entry.cudnn_version->ToString()
@@ -100,8 +101,8 @@ void CheckPipMirror(const Snapshot& s, const Catalog& c, std::vector<Finding>& o
                         {{"url", url}, {"mirror", mirror ? mirror->name : url},
                          {"default", plan.release->pypi_default ? plan.release->pypi_default->tag : "?"},
                          {"variant", plan.variant->variant.tag}, {"torch", plan.release->torch.Public()}},
-                        {"pip index-url " + url + " (" + s.host.pip_index_source + ")",
-                         "best plan: torch " + plan.release->torch.Public() + "+" + plan.variant->variant.tag},
+                        {Ev("evidence.pip_index", {{"url", url}, {"source", s.host.pip_index_source}}),
+                         Ev("evidence.best_plan", {{"torch", plan.release->torch.Public()}, {"variant", plan.variant->variant.tag}})},
                         plan.commands.pip,
                         "mirrors"});
 }

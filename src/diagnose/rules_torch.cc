@@ -22,6 +22,10 @@ const PackageInfo* Package(const PythonEnv& env, const char* name) {
   return it == env.packages.end() || !it->second.version ? nullptr : &it->second;
 }
 
+EvidenceItem NvidiaGpus(const Snapshot& s) {
+  return Ev("evidence.nvidia_gpus", {{"count", std::to_string(s.gpus.size())}, {"gpu", s.gpus.front().name}});
+}
+
 }  // namespace
 
 void CheckTorchDriver(const Snapshot& s, const Catalog& c, std::vector<Finding>& out) {
@@ -42,9 +46,10 @@ void CheckTorchDriver(const Snapshot& s, const Catalog& c, std::vector<Finding>&
                {"driver_cuda", d.cuda ? d.cuda->MajorMinor() : "?"},
                {"need", req.toolkit_min ? req.toolkit_min->text : "?"},
                {"floor", req.minor_compat ? req.minor_compat->text : "?"}},
-              {DriverEvidence(d), TorchEvidence(env, torch)},
+              DriverEvidence(d),
               PlanCommand(s, c, &env),
               "minor-compat"};
+    f.evidence.push_back(TorchEvidence(env, torch));
     out.push_back(std::move(f));
   });
 }
@@ -55,14 +60,11 @@ namespace {
 // catalog's for its release and variant.
 struct KernelSource {
   FatbinCode code;
-  std::string evidence;
+  EvidenceItem evidence;
 };
 
 std::optional<KernelSource> KernelsOf(const Catalog& c, const PackageInfo& torch, const Platform& p) {
-  if (std::optional<TorchCode> file = TorchFileCode(torch)) {
-    std::string names = FatbinCodeNames(file->code);
-    return KernelSource{file->code, "GPU code in " + Join(file->files, ", ") + ": " + names};
-  }
+  if (std::optional<TorchCode> file = TorchFileCode(torch)) return KernelSource{file->code, file->evidence};
   const TorchVariant* v = InstalledVariant(c, torch, p);
   if (v == nullptr || !v->arch_list) return std::nullopt;
   KernelSource k;
@@ -70,9 +72,8 @@ std::optional<KernelSource> KernelsOf(const Catalog& c, const PackageInfo& torch
     k.code.sass.push_back(e.cc.Number());
     if (e.ptx) k.code.ptx.push_back(e.cc.Number());
   }
-  k.evidence = "architectures of torch " + v->torch.Public() + "+" + v->variant.tag + ": " +
-               Join(ArchListNames(*v->arch_list), " ") + " (catalog: torch_variants.tsv line " +
-               std::to_string(v->prov.line) + ")";
+  k.evidence = Ev("evidence.arch_list_catalog", {{"torch", v->torch.Public()}, {"variant", v->variant.tag},
+                                                   {"list", FatbinCodeNames(k.code)}, {"line", std::to_string(v->prov.line)}});
   return k;
 }
 
@@ -106,7 +107,7 @@ void CheckTorchKernels(const Snapshot& s, const Catalog& c, std::vector<Finding>
                              {"torch", torch.version->ToString()},
                              {"list", list},
                              {"via", none ? "" : fit.via.Compute()}},
-                            {gpu.name + " compute capability " + gpu.cc->ToString() + " (" + gpu.cc_source + ")",
+                            {Ev("evidence.gpu_cc", {{"gpu", gpu.name}, {"cc", gpu.cc->ToString()}, {"source", gpu.cc_source}}),
                              TorchEvidence(env, torch), k->evidence},
                             none ? PlanCommand(s, c, &env) : "",
                             "compute-capability"});
@@ -128,8 +129,7 @@ void CheckOnePairing(const Snapshot& s, const Catalog& c, const PythonEnv& env, 
     out.push_back(Finding{vision ? "torch.vision_unpaired" : "torch.audio_unpaired", Severity::kError,
                           {{"env", env.prefix}, {"torch", release->torch.Public()},
                            {"have", pkg->version->ToString()}, {"want", expected->Public()}},
-                          {TorchEvidence(env, torch), std::string(name) + " " + pkg->version->ToString() + " (" +
-                                                          pkg->version_source + ")"},
+                          {TorchEvidence(env, torch), PackageEvidence(*pkg)},
                           fix,
                           "pairing"});
     return;
@@ -139,7 +139,7 @@ void CheckOnePairing(const Snapshot& s, const Catalog& c, const PythonEnv& env, 
   if (vision && both_cuda && torch.variant != pkg->variant) {
     out.push_back(Finding{"torch.vision_cuda_mismatch", Severity::kError,
                           {{"env", env.prefix}, {"torch_variant", torch.variant}, {"vision_variant", pkg->variant}},
-                          {TorchEvidence(env, torch), "torchvision " + pkg->version->ToString() + " (" + pkg->version_source + ")"},
+                          {TorchEvidence(env, torch), PackageEvidence(*pkg)},
                           fix,
                           "pairing"});
   }
@@ -160,7 +160,7 @@ void CheckCpuBuild(const Snapshot& s, const Catalog& c, std::vector<Finding>& ou
     if (torch.variant != "cpu") return;
     out.push_back(Finding{"torch.cpu_build", Severity::kWarning,
                           {{"env", env.prefix}, {"torch", torch.version->ToString()}, {"gpu", s.gpus.front().name}},
-                          {TorchEvidence(env, torch), std::to_string(s.gpus.size()) + " NVIDIA GPU(s): " + s.gpus.front().name},
+                          {TorchEvidence(env, torch), NvidiaGpus(s)},
                           PlanCommand(s, c, &env),
                           "layers"});
   });
@@ -172,7 +172,7 @@ void CheckRocmBuild(const Snapshot& s, const Catalog& c, std::vector<Finding>& o
     if (!torch.hip && !StartsWith(torch.variant, "rocm")) return;
     out.push_back(Finding{"torch.rocm_on_nvidia", Severity::kError,
                           {{"env", env.prefix}, {"torch", torch.version->ToString()}},
-                          {TorchEvidence(env, torch), "NVIDIA GPU: " + s.gpus.front().name},
+                          {TorchEvidence(env, torch), NvidiaGpus(s)},
                           PlanCommand(s, c, &env),
                           "layers"});
   });
@@ -186,7 +186,8 @@ void CheckTorchPython(const Snapshot& s, const Catalog& c, std::vector<Finding>&
                           {{"env", env.prefix}, {"torch", release->torch.Public()}, {"python", env.version->ToString()},
                            {"min", release->python_min ? release->python_min->ToString() : "?"},
                            {"max", release->python_max ? release->python_max->ToString() : "?"}},
-                          {TorchEvidence(env, torch), "Python " + env.version->ToString() + " (" + env.version_source + ")"},
+                          {TorchEvidence(env, torch),
+                           Ev("evidence.python", {{"version", env.version->ToString()}, {"source", env.version_source}})},
                           "",
                           "pairing"});
   });

@@ -169,6 +169,12 @@ std::string_view OutcomeName(Evidence::Outcome o) {
   return "missing";
 }
 
+Json ArgsJson(const MessageArgs& args) {
+  Json j = Json::object();
+  for (const auto& [k, v] : args) j[k] = v;
+  return j;
+}
+
 }  // namespace
 
 Json FindingJson(const Finding& f) {
@@ -177,12 +183,14 @@ Json FindingJson(const Finding& f) {
   j["severity"] = SeverityName(f.severity);
   j["message"] = TrArgs(Lang::kEn, "finding." + f.id + ".message", f.args);
   j["why"] = TrArgs(Lang::kEn, "finding." + f.id + ".why", f.args);
-  j["evidence"] = StringList(f.evidence);
+  Json evidence = Json::array();
+  for (const EvidenceItem& e : f.evidence) {
+    evidence.push_back(Json{{"id", e.id}, {"args", ArgsJson(e.args)}, {"text", TrArgs(Lang::kEn, e.id, e.args)}});
+  }
+  j["evidence"] = evidence;
   j["fix"] = OptText(f.fix);
   j["topic"] = f.topic;
-  Json args = Json::object();
-  for (const auto& [k, v] : f.args) args[k] = v;
-  j["args"] = args;
+  j["args"] = ArgsJson(f.args);
   return j;
 }
 

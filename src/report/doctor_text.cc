@@ -200,9 +200,9 @@ std::string RenderFinding(const Finding& f, const TextOptions& o) {
   Lang L = o.lang;
   std::string out = "  " + SeverityLabel(f.severity, o) + " " + o.style.Bold(TrArgs(L, "finding." + f.id + ".message", f.args)) +
                     "  " + o.style.Dim("[" + f.id + "]") + "\n";
-  out += "    " + Tr(L, "finding.why") + " " + TrArgs(L, "finding." + f.id + ".why", f.args) + "\n";
-  for (const std::string& e : f.evidence) out += "    " + Tr(L, "finding.evidence") + " " + e + "\n";
-  if (!f.fix.empty()) out += "    " + Tr(L, "finding.fix") + " " + o.style.Green(f.fix) + "\n";
+  out += "    " + Labelled(L, "finding.why", TrArgs(L, "finding." + f.id + ".why", f.args)) + "\n";
+  for (const EvidenceItem& e : f.evidence) out += "    " + Labelled(L, "finding.evidence", TrArgs(L, e.id, e.args)) + "\n";
+  if (!f.fix.empty()) out += "    " + Labelled(L, "finding.fix", o.style.Green(f.fix)) + "\n";
   if (!f.topic.empty()) out += "    " + o.style.Dim(Tr(L, "finding.more", {{"topic", f.topic}})) + "\n";
   return out;
 }

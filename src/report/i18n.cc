@@ -117,6 +117,11 @@ std::string Tr(Lang lang, std::string_view id, MsgArgs args) {
   return TrArgs(lang, id, v);
 }
 
+std::string Labelled(Lang lang, std::string_view label_id, const std::string& text) {
+  std::string label = Tr(lang, label_id);
+  return label + (EndsWith(label, "：") ? "" : " ") + text;
+}
+
 std::string TrArgs(Lang lang, std::string_view id, const std::vector<std::pair<std::string, std::string>>& args) {
   const Table& table = TableFor(lang);
   auto it = table.find(id);

@@ -115,7 +115,7 @@ std::string RenderCheck(const CheckResult& r, const TextOptions& o) {
   std::string out;
   for (const Problem& p : r.problems) {
     out += o.style.Red(Tr(L, "severity.error")) + " " + ProblemText(p, L) + "\n";
-    if (!p.fix.empty()) out += "  " + Tr(L, "finding.fix") + " " + o.style.Green(p.fix) + "\n";
+    if (!p.fix.empty()) out += "  " + Labelled(L, "finding.fix", o.style.Green(p.fix)) + "\n";
   }
   if (!r.corrected.empty()) {
     out += "\n" + Tr(L, "check.corrected") + "\n  " + Join(r.corrected, "\n  ") + "\n";

@@ -55,7 +55,7 @@ TEST(Messages, EveryFindingHasMessageAndWhy) {
 
 // Ids written as literals in the code ("plan.none", "reject.python", ...) must exist.
 TEST(Messages, EveryIdTheCodeNamesExists) {
-  std::regex literal("\"((common|severity|fit|col|lookup|catalog|table|doctor|finding|note|caveat|reject|plan|spec|check|explain)\\.[a-z0-9_.-]*[a-z0-9_])\"");
+  std::regex literal("\"((common|severity|fit|col|lookup|catalog|table|doctor|finding|note|caveat|reject|plan|spec|check|explain|evidence)\\.[a-z0-9_.-]*[a-z0-9_])\"");
   size_t checked = 0;
   for (const auto& entry : std::filesystem::recursive_directory_iterator(testing::SourceDir() + "/src")) {
     if (entry.path().extension() != ".cc") continue;

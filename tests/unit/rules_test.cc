@@ -5,6 +5,7 @@
 
 #include <functional>
 
+#include "report/i18n.h"
 #include "tests/unit/test_util.h"
 
 namespace cudamatch {
@@ -241,6 +242,17 @@ const std::vector<Case>& Cases() {
   return kCases;
 }
 
+// An evidence item names a message of both languages and gives exactly its placeholders.
+void ExpectFilledMessage(const EvidenceItem& e, const std::string& where) {
+  ASSERT_TRUE(HasMessage(Lang::kEn, e.id) && HasMessage(Lang::kZh, e.id)) << where << ": " << e.id;
+  std::vector<std::string> given;
+  for (const auto& [name, value] : e.args) given.push_back(name);
+  std::sort(given.begin(), given.end());
+  auto en = std::find_if(EmbeddedMessages(Lang::kEn).begin(), EmbeddedMessages(Lang::kEn).end(),
+                         [&](const MessageEntry& m) { return m.id == e.id; });
+  EXPECT_EQ(Placeholders(en->text), given) << where << ": " << e.id;
+}
+
 TEST(Rules, TableDriven) {
   for (const Case& c : Cases()) {
     std::vector<Finding> findings = Diagnose(c.make(), TheCatalog());
@@ -250,6 +262,7 @@ TEST(Rules, TableDriven) {
     for (const Finding& f : findings) {
       EXPECT_TRUE(Contains(std::vector<std::string>(FindingIds().begin(), FindingIds().end()), f.id)) << f.id;
       EXPECT_FALSE(f.evidence.empty()) << c.name << ": " << f.id;
+      for (const EvidenceItem& e : f.evidence) ExpectFilledMessage(e, std::string(c.name) + ": " + f.id);
       EXPECT_FALSE(f.topic.empty()) << f.id;
     }
   }
