@@ -16,18 +16,22 @@ struct CheckOptions {
   std::string requirements;
 };
 
-Result<PinSet> ReadPins(const CheckOptions& opt) {
-  if (opt.requirements.empty()) return ParsePinArgs(opt.pins);
-  std::ifstream in(opt.requirements, std::ios::binary);
-  if (!in) return Err(opt.requirements + ": cannot open");
+Result<std::string> ReadText(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return Err(path + ": cannot open");
   std::ostringstream buf;
   buf << in.rdbuf();
-  std::string text = buf.str().substr(0, 1 << 20);
-  auto set = ParseRequirements(opt.requirements, text);
-  if (!set) return set;
+  return buf.str().substr(0, 1 << 20);
+}
+
+Result<PinSet> ReadPins(const CheckOptions& opt) {
+  if (opt.requirements.empty()) return ParsePinArgs(opt.pins);
+  auto text = ReadText(opt.requirements);
+  if (!text) return Error{text.error()};
+  PinSet set = ParseRequirements(opt.requirements, *text, ReadText);
   auto extra = ParsePinArgs(opt.pins);
   if (!extra) return extra;
-  set->pins.insert(set->pins.end(), extra->pins.begin(), extra->pins.end());
+  set.pins.insert(set.pins.end(), extra->pins.begin(), extra->pins.end());
   return set;
 }
 
@@ -35,7 +39,7 @@ int RunCheck(const CheckOptions& opt, Context& ctx) {
   if (opt.pins.empty() && opt.requirements.empty()) return Fail("check needs pins (torch==2.3.1 ...) or -r requirements.txt");
   auto pins = ReadPins(opt);
   if (!pins) return Fail(pins.error());
-  if (pins->pins.empty()) return Fail("no torch, torchvision or torchaudio pin found");
+  if (pins->pins.empty() && pins->issues.empty()) return Fail("no torch, torchvision or torchaudio pin found");
   auto spec = BuildSpec(opt.spec, ctx);
   if (!spec) return Fail(spec.error());
   CheckResult result = CheckPins(ctx.catalog, *spec, *pins);

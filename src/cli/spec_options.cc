@@ -90,6 +90,14 @@ Result<MachineSpec> BuildSpec(const SpecOptions& opt, const Context& ctx) {
   if (!opt.torch.empty() && ToLower(opt.torch) != "latest") {
     std::string text = opt.torch;
     if (!text.empty() && std::isdigit(static_cast<unsigned char>(text[0]))) text = "==" + text;
+    // "2.5.1+cu121": the release, from that variant's index.
+    auto exact = StartsWith(text, "==") && !StartsWith(text, "===") ? Pep440::Parse(text.substr(2)) : Err("not exact");
+    if (exact && !exact->LocalLabel().empty()) {
+      auto variant = Variant::Parse(exact->LocalLabel());
+      if (!variant) return Err("unknown wheel variant " + Quote(exact->LocalLabel()) + " in --torch " + Quote(opt.torch));
+      spec.variant = variant->tag;
+      text = "==" + exact->Public();
+    }
     auto set = SpecifierSet::Parse(text);
     if (!set) return Error{set.error()};
     spec.torch = *set;

@@ -63,8 +63,6 @@ std::vector<EvidenceItem> DriverEvidence(const DriverInfo& d);
 EvidenceItem TorchEvidence(const PythonEnv& env, const PackageInfo& torch);
 EvidenceItem PackageEvidence(const PackageInfo& pkg);
 EvidenceItem GpuEvidence(const GpuInfo& g);
-// The pip command of the best plan for one environment on this machine ("" if none fits).
-std::string PlanCommand(const Snapshot& s, const Catalog& c, const PythonEnv* env);
 // The catalog row of an installed build, when its release and variant are known.
 const TorchVariant* InstalledVariant(const Catalog& c, const PackageInfo& torch, const Platform& p);
 

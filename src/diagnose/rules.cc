@@ -3,6 +3,8 @@
 #include <algorithm>
 
 #include "diagnose/rule_fns.h"
+#include "core/text.h"
+#include "plan/fix.h"
 #include "plan/spec.h"
 
 namespace cudamatch {
@@ -50,9 +52,44 @@ const std::vector<std::string_view>& FindingIds() {
   return kIds;
 }
 
-std::vector<Finding> Diagnose(const Snapshot& snap, const Catalog& c) {
+std::vector<Finding> RunRules(const Snapshot& snap, const Catalog& c) {
   std::vector<Finding> out;
   for (const Rule& rule : Rules()) rule.check(snap, c, out);
+  return out;
+}
+
+namespace {
+
+std::string Arg(const Finding& f, std::string_view key) {
+  for (const auto& [k, v] : f.args) {
+    if (k == key) return v;
+  }
+  return "";
+}
+
+bool Same(const Finding& a, const Finding& b) { return a.id == b.id && Arg(a, "env") == Arg(b, "env"); }
+
+}  // namespace
+
+FixCheck VerifyFix(const Snapshot& snap, const Catalog& c, const Finding& f, const std::vector<Finding>& before) {
+  if (!StartsWith(f.fix, "pip install ")) return FixCheck::kNotAPipInstall;
+  auto after_snap = ApplyPipCommand(c, snap, Arg(f, "env"), f.fix);
+  if (!after_snap) return FixCheck::kCannotApply;
+  std::vector<Finding> after = RunRules(*after_snap, c);
+  for (const Finding& x : after) {
+    if (Same(x, f)) return FixCheck::kStillThere;
+    bool existed = std::any_of(before.begin(), before.end(), [&](const Finding& b) { return Same(b, x); });
+    if (x.severity == Severity::kError && !existed) return FixCheck::kRaisesError;
+  }
+  return FixCheck::kClears;
+}
+
+std::vector<Finding> Diagnose(const Snapshot& snap, const Catalog& c) {
+  std::vector<Finding> out = RunRules(snap, c);
+  for (Finding& f : out) {
+    FixCheck check = VerifyFix(snap, c, f, out);
+    if (check != FixCheck::kClears && check != FixCheck::kNotAPipInstall) f.fix.clear();
+  }
   std::stable_sort(out.begin(), out.end(),
                    [](const Finding& a, const Finding& b) { return a.severity < b.severity; });
   return out;
@@ -92,11 +129,6 @@ EvidenceItem GpuEvidence(const GpuInfo& g) {
   if (!g.cc) return Ev("evidence.gpu", std::move(args));
   args.emplace_back("cc", g.cc->ToString());
   return Ev("evidence.gpu_cc", std::move(args));
-}
-
-std::string PlanCommand(const Snapshot& s, const Catalog& c, const PythonEnv* env) {
-  Plan plan = MakePlan(c, SpecFromSnapshot(s, env));
-  return plan.release ? plan.commands.pip : "";
 }
 
 const TorchVariant* InstalledVariant(const Catalog& c, const PackageInfo& torch, const Platform& p) {

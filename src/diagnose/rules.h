@@ -19,8 +19,17 @@ struct Rule {
 
 const std::vector<Rule>& Rules();
 
-// Every rule's findings, most severe first (stable within a severity).
+// Every rule's findings, most severe first (stable within a severity). Each fix that is a pip
+// install has been applied to the snapshot as if installed: it clears its finding and raises
+// no new error finding, or the finding carries no fix.
 std::vector<Finding> Diagnose(const Snapshot& snap, const Catalog& c);
+
+// Every rule's findings as the rules emit them, fixes unchecked.
+std::vector<Finding> RunRules(const Snapshot& snap, const Catalog& c);
+
+enum class FixCheck { kClears, kStillThere, kRaisesError, kCannotApply, kNotAPipInstall };
+// What `f.fix` does when applied to `snap`; `before` are the findings of `snap`.
+FixCheck VerifyFix(const Snapshot& snap, const Catalog& c, const Finding& f, const std::vector<Finding>& before);
 
 // Every finding id a rule can emit, for the message-catalog test.
 const std::vector<std::string_view>& FindingIds();

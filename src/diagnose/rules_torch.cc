@@ -3,6 +3,7 @@
 // version; releases the catalog does not know.
 #include "core/text.h"
 #include "diagnose/rule_fns.h"
+#include "plan/fix.h"
 
 namespace cudamatch {
 
@@ -47,7 +48,7 @@ void CheckTorchDriver(const Snapshot& s, const Catalog& c, std::vector<Finding>&
                {"need", req.toolkit_min ? req.toolkit_min->text : "?"},
                {"floor", req.minor_compat ? req.minor_compat->text : "?"}},
               DriverEvidence(d),
-              PlanCommand(s, c, &env),
+              TorchFixCommand(c, s, env, fit == DriverFit::kMinorCompat),
               "minor-compat"};
     f.evidence.push_back(TorchEvidence(env, torch));
     out.push_back(std::move(f));
@@ -109,7 +110,7 @@ void CheckTorchKernels(const Snapshot& s, const Catalog& c, std::vector<Finding>
                              {"via", none ? "" : fit.via.Compute()}},
                             {Ev("evidence.gpu_cc", {{"gpu", gpu.name}, {"cc", gpu.cc->ToString()}, {"source", gpu.cc_source}}),
                              TorchEvidence(env, torch), k->evidence},
-                            none ? PlanCommand(s, c, &env) : "",
+                            none ? TorchFixCommand(c, s, env, false) : "",
                             "compute-capability"});
     }
   });
@@ -124,7 +125,7 @@ void CheckOnePairing(const Snapshot& s, const Catalog& c, const PythonEnv& env, 
   if (pkg == nullptr || release == nullptr) return;
   bool vision = std::string_view(name) == "torchvision";
   const auto& expected = vision ? release->torchvision : release->torchaudio;
-  std::string fix = PlanCommand(s, c, &env);
+  std::string fix = expected ? CompanionFixCommand(c, s, env, name, *expected) : "";
   if (expected && !(pkg->version->WithoutLocal() == *expected)) {
     out.push_back(Finding{vision ? "torch.vision_unpaired" : "torch.audio_unpaired", Severity::kError,
                           {{"env", env.prefix}, {"torch", release->torch.Public()},
@@ -161,7 +162,7 @@ void CheckCpuBuild(const Snapshot& s, const Catalog& c, std::vector<Finding>& ou
     out.push_back(Finding{"torch.cpu_build", Severity::kWarning,
                           {{"env", env.prefix}, {"torch", torch.version->ToString()}, {"gpu", s.gpus.front().name}},
                           {TorchEvidence(env, torch), NvidiaGpus(s)},
-                          PlanCommand(s, c, &env),
+                          TorchFixCommand(c, s, env, false),
                           "layers"});
   });
 }
@@ -173,7 +174,7 @@ void CheckRocmBuild(const Snapshot& s, const Catalog& c, std::vector<Finding>& o
     out.push_back(Finding{"torch.rocm_on_nvidia", Severity::kError,
                           {{"env", env.prefix}, {"torch", torch.version->ToString()}},
                           {TorchEvidence(env, torch), NvidiaGpus(s)},
-                          PlanCommand(s, c, &env),
+                          TorchFixCommand(c, s, env, false),
                           "layers"});
   });
 }

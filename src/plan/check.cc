@@ -2,214 +2,340 @@
 
 #include <algorithm>
 
-#include "core/text.h"
 #include "core/fs.h"
+#include "core/text.h"
+#include "plan/companions.h"
 #include "plan/lookup.h"
-#include "probe/parsers.h"
 
 namespace cudamatch {
 
 namespace {
 
-bool IsTracked(const std::string& name) { return name == "torch" || name == "torchvision" || name == "torchaudio"; }
-
-Result<Pin> ParsePin(std::string_view text, int line) {
-  auto req = ParseRequirement(text);
-  if (!req || req->specifier.empty()) return Err("expected NAME==VERSION, got " + Quote(text));
-  Pin pin{req->name == "pytorch" ? "torch" : req->name, req->specifier, std::string(Trim(text)), line};
-  if (IsTracked(pin.name) && !SpecifierSet::Parse(pin.specifier)) return Err("malformed version in " + Quote(text));
-  return pin;
+std::optional<SpecifierSet> SetOf(const Pin& pin) {
+  if (pin.specifier.empty()) return SpecifierSet{};
+  auto set = SpecifierSet::Parse(pin.specifier);
+  return set ? std::optional<SpecifierSet>(*set) : std::nullopt;
 }
 
 // The version an exact pin names ("==2.3.1+cu121"), if it is exact.
-std::optional<Pep440> ExactVersion(const Pin& pin) {
-  auto set = SpecifierSet::Parse(pin.specifier);
+std::optional<Pep440> Exact(const Pin& pin) {
+  auto set = SetOf(pin);
   if (!set || set->clauses.size() != 1) return std::nullopt;
   const Specifier& s = set->clauses.front();
   if ((s.op != "==" && s.op != "===") || s.wildcard) return std::nullopt;
   return s.version;
 }
 
-// The newest catalog version (of torch, torchvision or torchaudio) a pin allows.
-std::optional<Pep440> Resolve(const Catalog& c, const Pin& pin) {
-  if (auto exact = ExactVersion(pin)) return exact;
-  auto set = SpecifierSet::Parse(pin.specifier);
-  std::optional<Pep440> best;
-  for (const TorchRelease& t : c.torch) {
-    const std::optional<Pep440> v = pin.name == "torch" ? std::optional<Pep440>(t.torch)
-                                    : pin.name == "torchvision" ? t.torchvision : t.torchaudio;
-    if (v && set && set->Matches(*v) && (!best || *v > *best)) best = v;
-  }
-  return best;
+// Whether a pin allows `v`; an exact pin's local tag names the wheel variant, not the version.
+bool Allows(const Pin& pin, const Pep440& v) {
+  if (auto e = Exact(pin)) return e->WithoutLocal() == v.WithoutLocal();
+  auto set = SetOf(pin);
+  return set && set->Matches(v.WithoutLocal());
 }
 
-const Pin* FindPin(const PinSet& set, const char* name) {
-  for (const Pin& p : set.pins) {
-    if (p.name == name) return &p;
-  }
-  return nullptr;
+bool AllAllow(const std::vector<const Pin*>& pins, const Pep440& v) {
+  return std::all_of(pins.begin(), pins.end(), [&](const Pin* p) { return Allows(*p, v); });
 }
+
+const char* kPackages[] = {"torch", "torchvision", "torchaudio"};
 
 struct State {
   const Catalog& c;
   const MachineSpec& spec;
   const PinSet& pins;
   CheckResult result;
-  std::optional<Pep440> torch, vision, audio;
-  std::string label;  // the variant the pins ask for
+  std::vector<const Pin*> of[3];  // torch, torchvision, torchaudio
+  const TorchRelease* release = nullptr;
+  std::string label;              // the variant the pins ask for
+  bool machine_problem = false;
 };
 
-void CheckExistence(State& s) {
-  if (s.torch && FindTorch(s.c, *s.torch) == nullptr) {
-    std::vector<std::string> near;
-    for (const TorchRelease* t : NearestTorch(s.c, *s.torch, 3)) near.push_back(t->torch.Public());
-    s.result.problems.push_back({"check.torch_missing", {{"version", s.torch->Public()}, {"nearest", Join(near, ", ")}},
-                                 near.empty() ? "" : "torch==" + near.front()});
-    s.torch.reset();
+std::optional<Pep440> ExactOf(const State& s, int pkg) {
+  for (const Pin* p : s.of[pkg]) {
+    if (auto e = Exact(*p)) return e;
   }
-  for (bool audio : {false, true}) {
-    auto& v = audio ? s.audio : s.vision;
-    const char* name = audio ? "torchaudio" : "torchvision";
-    if (!v || !(audio ? TorchForAudio(s.c, *v) : TorchForVision(s.c, *v)).empty()) continue;
-    const TorchRelease* t = s.torch ? FindTorch(s.c, *s.torch) : nullptr;
-    const auto& paired = t ? (audio ? t->torchaudio : t->torchvision) : std::nullopt;
-    std::vector<std::string> near;
-    for (const auto& [ver, rel] : NearestPaired(s.c, *v, audio, 3)) near.push_back(ver.Public() + " (torch " + rel->torch.Public() + ")");
-    MessageArgs args = {{"name", name}, {"version", v->Public()}, {"nearest", Join(near, ", ")},
-                        {"torch", t ? t->torch.Public() : ""}, {"paired", paired ? paired->Public() : ""}};
-    s.result.problems.push_back({paired ? "check.paired_missing" : "check.version_missing", args,
-                                 paired ? std::string(name) + "==" + paired->Public() : ""});
-    v.reset();
+  return std::nullopt;
+}
+
+// The versions of a package the catalog knows: torch releases, or the paired companion versions.
+std::vector<Pep440> KnownVersions(const Catalog& c, int pkg) {
+  std::vector<Pep440> out;
+  for (const TorchRelease& t : c.torch) {
+    auto v = pkg == 0 ? std::optional<Pep440>(t.torch) : PairedVersion(t, kPackages[pkg]);
+    if (v) out.push_back(*v);
+  }
+  return out;
+}
+
+// Two pins of one package conflict when no version satisfies both.
+void CheckConflicts(State& s) {
+  for (int pkg = 0; pkg < 3; ++pkg) {
+    const auto& pins = s.of[pkg];
+    if (pins.size() < 2) continue;
+    bool conflict = false;
+    std::vector<std::string> labels;
+    for (const Pin* p : pins) {
+      if (auto e = Exact(*p); e && !e->LocalLabel().empty()) labels.push_back(e->LocalLabel());
+    }
+    for (size_t i = 1; i < labels.size(); ++i) conflict = conflict || labels[i] != labels[0];
+    std::vector<Pep440> candidates = KnownVersions(s.c, pkg);
+    if (auto e = ExactOf(s, pkg)) candidates.push_back(*e);
+    conflict = conflict || std::none_of(candidates.begin(), candidates.end(), [&](const Pep440& v) { return AllAllow(pins, v); });
+    if (!conflict) continue;
+    std::vector<std::string> texts;
+    for (const Pin* p : pins) texts.push_back(p->text);
+    s.result.problems.push_back({"check.pins_conflict", {{"name", kPackages[pkg]}, {"pins", Join(texts, ", ")}}, {}, ""});
   }
 }
 
-void CheckPairs(State& s) {
-  const TorchRelease* t = s.torch ? FindTorch(s.c, *s.torch) : nullptr;
-  if (t == nullptr) return;
-  for (bool audio : {false, true}) {
-    const auto& have = audio ? s.audio : s.vision;
-    const auto& want = audio ? t->torchaudio : t->torchvision;
-    if (!have || !want || have->WithoutLocal() == *want) continue;
-    const char* name = audio ? "torchaudio" : "torchvision";
-    s.result.problems.push_back({"check.unpaired",
-                                 {{"name", name}, {"version", have->Public()}, {"torch", t->torch.Public()}, {"paired", want->Public()}},
-                                 std::string(name) + "==" + want->Public()});
+// Whether the companion pins allow what `t` pairs with.
+bool CompanionsPair(const State& s, const TorchRelease& t) {
+  for (int pkg = 1; pkg < 3; ++pkg) {
+    for (const Pin* p : s.of[pkg]) {
+      auto e = Exact(*p);
+      if (e ? !PairsWith(s.c, t, kPackages[pkg], *e) : !(PairedVersion(t, kPackages[pkg]) && Allows(*p, *PairedVersion(t, kPackages[pkg])))) {
+        return false;
+      }
+    }
+  }
+  return true;
+}
+
+// The torch release the pins mean: the exact pin's, else the newest the pins allow that pairs
+// with the companion pins, else the newest the pins allow.
+void ChooseRelease(State& s) {
+  if (auto e = ExactOf(s, 0)) {
+    s.release = FindTorch(s.c, *e);
+    return;
+  }
+  const TorchRelease* newest = nullptr;
+  for (auto it = s.c.torch.rbegin(); it != s.c.torch.rend(); ++it) {
+    if (!AllAllow(s.of[0], it->torch)) continue;
+    if (!newest) newest = &*it;
+    if (CompanionsPair(s, *it)) {
+      s.release = &*it;
+      return;
+    }
+  }
+  if (!s.of[0].empty()) s.release = newest;
+}
+
+bool IsOutsideCatalog(const Pep440& v) {
+  if (v.IsPrerelease()) return true;
+  std::string label = v.LocalLabel();
+  return !label.empty() && !Variant::Parse(label);
+}
+
+void CheckTorchExists(State& s) {
+  auto e = ExactOf(s, 0);
+  if (!e || s.release || IsOutsideCatalog(*e)) return;
+  std::vector<std::string> near;
+  for (const TorchRelease* t : NearestTorch(s.c, *e, 3)) near.push_back(t->torch.Public());
+  s.result.problems.push_back({near.empty() ? "check.torch_missing_none" : "check.torch_missing",
+                               {{"version", e->Public()}, {"nearest", Join(near, ", ")}}, {},
+                               near.empty() ? "" : "torch==" + near.front()});
+}
+
+void CheckCompanion(State& s, int pkg) {
+  const char* name = kPackages[pkg];
+  const TorchRelease* t = s.release;
+  auto paired = t ? PairedVersion(*t, name) : std::nullopt;
+  for (const Pin* p : s.of[pkg]) {
+    auto e = Exact(*p);
+    if (e && KnowCompanion(s.c, name, *e) == CompanionKnown::kUnknown) {
+      std::vector<std::string> near;
+      for (const auto& [ver, rel] : NearestPaired(s.c, *e, pkg == 2, 3)) near.push_back(ver.Public() + " (torch " + rel->torch.Public() + ")");
+      MessageArgs args = {{"name", name}, {"version", e->Public()}, {"nearest", Join(near, ", ")}};
+      if (paired) args.insert(args.end(), {{"torch", t->torch.Public()}, {"paired", paired->Public()}});
+      s.result.problems.push_back({paired ? "check.paired_missing" : "check.version_missing", args, {},
+                                   paired ? std::string(name) + "==" + paired->Public() : ""});
+      continue;
+    }
+    if (!t || !paired) continue;
+    bool pairs = e ? PairsWith(s.c, *t, name, *e) : Allows(*p, *paired);
+    if (pairs) continue;
+    s.result.problems.push_back({e ? "check.unpaired" : "check.unpaired_set",
+                                 {{"name", name}, {"version", e ? e->Public() : p->specifier},
+                                  {"torch", t->torch.Public()}, {"paired", paired->Public()}}, {},
+                                 std::string(name) + "==" + paired->Public()});
   }
 }
 
-// The variant the pins ask for: a "+cu121" label, else the index URL, else PyPI's default.
+// The variant the pins ask for: a "+cu121" tag, else the index URL, else PyPI's default.
 void FindLabel(State& s) {
-  std::vector<std::string> labels;
-  for (const auto* v : {&s.torch, &s.vision}) {
-    if (*v && !(*v)->LocalLabel().empty() && Variant::Parse((*v)->LocalLabel())) labels.push_back((*v)->LocalLabel());
+  std::vector<std::pair<std::string, std::string>> labels;  // package, tag
+  for (int pkg = 0; pkg < 2; ++pkg) {
+    auto e = ExactOf(s, pkg);
+    if (e && !e->LocalLabel().empty() && Variant::Parse(e->LocalLabel())) labels.push_back({kPackages[pkg], e->LocalLabel()});
   }
-  if (labels.size() == 2 && labels[0] != labels[1]) {
-    s.result.problems.push_back({"check.label_mismatch", {{"torch", labels[0]}, {"vision", labels[1]}},
-                                 "torchvision==" + s.vision->Public() + "+" + labels[0]});
+  if (labels.size() == 2 && labels[0].first == "torch" && labels[0].second != labels[1].second) {
+    s.result.problems.push_back({"check.label_mismatch", {{"torch", labels[0].second}, {"vision", labels[1].second}}, {},
+                                 "torchvision==" + ExactOf(s, 1)->Public() + "+" + labels[0].second});
   }
-  if (!labels.empty()) s.label = labels[0];
+  if (!labels.empty()) s.label = labels[0].second;
   else if (!s.pins.index_url.empty()) s.label = VariantFromIndexUrl(s.pins.index_url);
+  for (size_t i = 0; s.label.empty() && i < s.pins.extra_urls.size(); ++i) s.label = VariantFromIndexUrl(s.pins.extra_urls[i]);
+}
+
+// The spec the pins are checked and corrected under: which companions they name.
+MachineSpec PinSpec(const State& s) {
+  MachineSpec spec = s.spec;
+  spec.with_torchvision = !s.of[1].empty();
+  spec.with_torchaudio = !s.of[2].empty();
+  return spec;
+}
+
+const TorchVariant* ChosenVariant(State& s, const TorchRelease& t) {
+  std::string tag = s.label;
+  if (tag.empty()) {
+    const TorchVariant* def = nullptr;
+    for (const TorchVariant* v : VariantsOf(s.c, t.torch, s.spec.platform.Name())) {
+      if (IsPypiDefault(t, v->variant, s.spec.platform)) def = v;
+    }
+    if (def) return def;
+    s.result.problems.push_back({"check.default_unknown", {{"torch", t.torch.Public()}, {"platform", s.spec.platform.Name()}}, {}, ""});
+    return nullptr;
+  }
+  const TorchVariant* v = FindVariant(s.c, t.torch, s.spec.platform.Name(), tag);
+  if (v == nullptr) {
+    std::vector<std::string> tags;
+    for (const TorchVariant* x : VariantsOf(s.c, t.torch, s.spec.platform.Name())) tags.push_back(x->variant.tag);
+    s.result.problems.push_back({tags.empty() ? "check.variant_missing_none" : "check.variant_missing",
+                                 {{"torch", t.torch.Public()}, {"variant", tag}, {"platform", s.spec.platform.Name()},
+                                  {"list", Join(tags, " ")}}, {}, ""});
+  }
+  return v;
+}
+
+bool HasGpu(const MachineSpec& spec) { return spec.has_nvidia_gpu || !spec.gpus.empty(); }
+
+std::string GpuName(const MachineSpec& spec) {
+  if (!spec.gpu_names.empty() && !spec.gpu_names.front().empty()) return spec.gpu_names.front();
+  return spec.gpus.empty() ? "NVIDIA GPU" : spec.gpus.front().Sm();
+}
+
+void CheckCandidateFits(State& s, const TorchRelease& t, const TorchVariant& v, std::vector<Reason> reasons) {
+  s.result.variant = &v;
+  if (v.variant.kind == Variant::Kind::kCpu && HasGpu(s.spec)) {
+    s.machine_problem = true;
+    s.result.problems.push_back({"check.cpu_on_gpu", {{"candidate", t.torch.Public() + "+cpu"}, {"gpu", GpuName(s.spec)}}, {}, ""});
+  }
+  for (Reason& r : CheckCandidate(s.c, PinSpec(s), t, v, nullptr)) reasons.push_back(std::move(r));
+  if (reasons.empty()) return;
+  s.machine_problem = true;
+  s.result.problems.push_back({"check.machine", {{"candidate", t.torch.Public() + "+" + v.variant.tag}}, std::move(reasons), ""});
 }
 
 void CheckMachine(State& s) {
-  const TorchRelease* t = s.torch ? FindTorch(s.c, *s.torch) : nullptr;
+  const TorchRelease* t = s.release;
   if (t == nullptr) return;
   s.result.release = t;
-  if (auto reason = CheckRelease(*t, s.spec); reason && reason->id != "reject.torch_spec") {
-    s.result.problems.push_back({"check.machine", {{"candidate", t->torch.Public()}, {"reason", reason->id}}, ""});
-    s.result.problems.back().args.insert(s.result.problems.back().args.end(), reason->args.begin(), reason->args.end());
-    return;
-  }
-  std::string tag = s.label;
-  if (tag.empty() && t->pypi_default) tag = IsPypiDefault(*t, *t->pypi_default, s.spec.platform) ? t->pypi_default->tag : "";
-  if (tag.empty() && s.spec.platform.os != Os::kLinux) tag = "cpu";
-  const TorchVariant* v = tag.empty() ? nullptr : FindVariant(s.c, t->torch, s.spec.platform.Name(), tag);
-  if (v == nullptr) {
-    std::vector<std::string> tags;
-    for (const TorchVariant* x : VariantsOf(s.c, t->torch, s.spec.platform.Name())) tags.push_back(x->variant.tag);
-    s.result.problems.push_back({"check.variant_missing",
-                                 {{"torch", t->torch.Public()}, {"variant", tag.empty() ? "?" : tag},
-                                  {"platform", s.spec.platform.Name()}, {"list", Join(tags, " ")}}, ""});
-    return;
-  }
-  s.result.variant = v;
-  if (auto reason = CheckCandidate(s.c, s.spec, *t, *v, nullptr)) {
-    Problem p{"check.machine", {{"candidate", t->torch.Public() + "+" + v->variant.tag}, {"reason", reason->id}}, ""};
-    p.args.insert(p.args.end(), reason->args.begin(), reason->args.end());
-    s.result.problems.push_back(std::move(p));
+  MachineSpec spec = PinSpec(s);
+  spec.torch = SpecifierSet{};
+  std::vector<Reason> release_reasons = CheckRelease(s.c, *t, spec);
+  const TorchVariant* v = ChosenVariant(s, *t);
+  if (v != nullptr) {
+    CheckCandidateFits(s, *t, *v, std::move(release_reasons));
+  } else if (!release_reasons.empty()) {
+    s.machine_problem = true;
+    s.result.problems.push_back({"check.machine", {{"candidate", t->torch.Public()}}, std::move(release_reasons), ""});
   }
 }
 
-// Corrected pins: the same torch release in a variant that fits, else the best plan.
+// A build the catalog does not list (nightly, pre-release, local): judged from the CUDA its
+// tag declares and what that CUDA can target.
+void JudgeBuild(State& s) {
+  auto e = ExactOf(s, 0);
+  if (!e || s.release || !IsOutsideCatalog(*e)) return;
+  s.result.build = e->ToString();
+  auto variant = Variant::Parse(e->LocalLabel());
+  if (!variant || !variant->cuda) {
+    if (variant && variant->kind == Variant::Kind::kCpu && HasGpu(s.spec)) {
+      s.machine_problem = true;
+      s.result.problems.push_back({"check.cpu_on_gpu", {{"candidate", e->ToString()}, {"gpu", GpuName(s.spec)}}, {}, ""});
+    } else {
+      s.result.notes.push_back({"check.build_undeclared", {{"build", e->ToString()}}});
+    }
+    return;
+  }
+  const CudaTargets* targets = TargetsFor(s.c, *variant->cuda);
+  TorchVariant v{*e, s.spec.platform.Name(), *variant, "", std::nullopt, {}};
+  if (targets && !targets->targets.empty()) {
+    ArchList list;
+    for (const ComputeCapability& cc : targets->targets) list.push_back({cc, false});
+    list.back().ptx = true;
+    v.arch_list = list;
+  }
+  TorchRelease t{*e, "", std::nullopt, std::nullopt, std::nullopt, std::nullopt, {}, std::nullopt,
+                 InstallEra::kUnknown, CondaForm::kUnknown, {}};
+  MachineSpec spec = PinSpec(s);
+  if (!v.arch_list) spec.gpus.clear();
+  std::vector<Reason> reasons = CheckCandidate(s.c, spec, t, v, nullptr);
+  for (Reason& r : reasons) {
+    if (r.id == "reject.no_kernels") r = {"reject.cuda_cannot_target", {r.args[0], {"cuda", variant->cuda->MajorMinor()}, r.args[2]}};
+  }
+  if (reasons.empty()) {
+    s.result.notes.push_back({"check.build_judged", {{"build", e->ToString()}, {"cuda", variant->cuda->MajorMinor()}}});
+    return;
+  }
+  s.machine_problem = true;
+  s.result.problems.push_back({"check.build", {{"build", e->ToString()}, {"cuda", variant->cuda->MajorMinor()}}, std::move(reasons), ""});
+}
+
+// The index options of the requirements that the printed command must keep: every URL that is
+// neither a PyTorch variant index (the command names its own) nor a mirror the catalog knows.
+std::string KeepIndexes(const State& s, std::string cmd) {
+  std::vector<std::string> urls = s.pins.extra_urls;
+  if (!s.pins.index_url.empty()) urls.insert(urls.begin(), s.pins.index_url);
+  for (const std::string& url : urls) {
+    if (VariantFromIndexUrl(url).empty() && FindMirror(s.c, url) == nullptr) cmd += " --extra-index-url " + url;
+  }
+  return cmd;
+}
+
+std::optional<Plan> TryPlan(const State& s, const MachineSpec& spec) {
+  Plan p = PlanWithoutSuggestions(s.c, spec);
+  return p.release ? std::optional<Plan>(std::move(p)) : std::nullopt;
+}
+
+// The first plan that keeps the most of what was pinned: the same release and variant (when
+// only pins of the set were wrong), the same release from another variant's index, any release.
+std::optional<Plan> CorrectedPlan(const State& s) {
+  MachineSpec spec = PinSpec(s);
+  spec.torch = SpecifierSet{};
+  spec.variant.clear();
+  if (spec.mirror == nullptr && !s.pins.index_url.empty()) spec.mirror = FindMirror(s.c, s.pins.index_url);
+  std::optional<Plan> plan;
+  if (s.release) {
+    MachineSpec same = spec;
+    same.torch = SpecifierSet::Parse("==" + s.release->torch.Public()).value();
+    if (!s.machine_problem && s.result.variant) {
+      same.variant = s.result.variant->variant.tag;
+      plan = TryPlan(s, same);
+      same.variant.clear();
+    }
+    if (!plan) plan = TryPlan(s, same);
+  }
+  if (!plan) plan = TryPlan(s, spec);
+  return plan;
+}
+
 void Correct(State& s) {
   if (s.result.ok()) return;
-  MachineSpec spec = s.spec;
-  if (s.result.release) spec.torch = SpecifierSet::Parse("==" + s.result.release->torch.Public()).value();
-  spec.with_torchvision = FindPin(s.pins, "torchvision") != nullptr || FindPin(s.pins, "torch") == nullptr;
-  spec.with_torchaudio = FindPin(s.pins, "torchaudio") != nullptr;
-  Plan plan = MakePlan(s.c, spec);
-  if (!plan.release) plan = MakePlan(s.c, [&] { MachineSpec any = spec; any.torch = SpecifierSet{}; return any; }());
-  if (!plan.release) return;
-  s.result.corrected.push_back("torch==" + plan.release->torch.Public());
-  if (spec.with_torchvision && plan.release->torchvision) s.result.corrected.push_back("torchvision==" + plan.release->torchvision->Public());
-  if (spec.with_torchaudio && plan.release->torchaudio) s.result.corrected.push_back("torchaudio==" + plan.release->torchaudio->Public());
-  s.result.install = plan.commands.pip;
+  std::optional<Plan> plan = CorrectedPlan(s);
+  if (!plan) return;
+  const TorchRelease& t = *plan->release;
+  std::string tag = s.label.empty() ? "" : "+" + plan->variant->variant.tag;
+  s.result.corrected.push_back("torch==" + t.torch.Public() + tag);
+  if (!s.of[1].empty() && t.torchvision) s.result.corrected.push_back("torchvision==" + t.torchvision->Public() + tag);
+  if (!s.of[2].empty() && t.torchaudio) s.result.corrected.push_back("torchaudio==" + t.torchaudio->Public());
+  s.result.install = KeepIndexes(s, plan->commands.pip);
   for (Problem& p : s.result.problems) {
-    if (p.fix.empty()) p.fix = plan.commands.pip;
+    if (p.fix.empty() && !StartsWith(p.id, "req.")) p.fix = s.result.install;
   }
 }
 
 }  // namespace
-
-Result<PinSet> ParsePinArgs(const std::vector<std::string>& args) {
-  PinSet set;
-  for (const std::string& a : args) {
-    auto pin = ParsePin(a, 0);
-    if (!pin) return Error{pin.error()};
-    set.pins.push_back(std::move(*pin));
-  }
-  return set;
-}
-
-Result<PinSet> ParseRequirements(std::string_view file, std::string_view text) {
-  PinSet set;
-  std::string pending;
-  int line_no = 0, start_line = 0;
-  for (std::string_view raw : Lines(text)) {
-    ++line_no;
-    if (pending.empty()) start_line = line_no;
-    std::string_view line = raw;
-    if (size_t hash = line.find(" #"); hash != std::string_view::npos) line = line.substr(0, hash);
-    if (StartsWith(Trim(line), "#")) continue;
-    if (EndsWith(Trim(line), "\\")) {
-      std::string_view t = Trim(line);
-      pending += std::string(t.substr(0, t.size() - 1)) + " ";
-      continue;
-    }
-    std::string full = pending + std::string(Trim(line));
-    pending.clear();
-    std::string_view l = Trim(full);
-    if (l.empty()) continue;
-    if (StartsWith(l, "-")) {
-      std::vector<std::string> words = SplitNonEmpty(std::string(l), ' ');
-      std::string opt = words[0], value = words.size() > 1 ? words[1] : "";
-      if (size_t eq = opt.find('='); eq != std::string::npos) {
-        value = opt.substr(eq + 1);
-        opt = opt.substr(0, eq);
-      }
-      if (opt == "-i" || opt == "--index-url" || opt == "--extra-index-url" || opt == "-f" || opt == "--find-links") {
-        if (set.index_url.empty() || !VariantFromIndexUrl(value).empty()) set.index_url = value;
-      }
-      continue;
-    }
-    auto req = ParseRequirement(l);
-    if (!req || !IsTracked(req->name == "pytorch" ? "torch" : req->name)) continue;
-    auto pin = ParsePin(l, start_line);
-    if (!pin) return Err(std::string(file) + ":" + std::to_string(start_line) + ": " + pin.error());
-    set.pins.push_back(std::move(*pin));
-  }
-  return set;
-}
 
 std::string VariantFromIndexUrl(std::string_view url) {
   std::string u = ToLower(url);
@@ -220,18 +346,30 @@ std::string VariantFromIndexUrl(std::string_view url) {
 }
 
 CheckResult CheckPins(const Catalog& c, const MachineSpec& spec, const PinSet& pins) {
-  State s{c, spec, pins, {}, {}, {}, {}, ""};
-  if (const Pin* p = FindPin(pins, "torch")) s.torch = Resolve(c, *p);
-  if (const Pin* p = FindPin(pins, "torchvision")) s.vision = Resolve(c, *p);
-  if (const Pin* p = FindPin(pins, "torchaudio")) s.audio = Resolve(c, *p);
-  if (!s.torch && s.vision) {
-    auto ts = TorchForVision(c, *s.vision);
-    if (!ts.empty()) s.torch = ts.back()->torch;
+  State s{c, spec, pins, {}, {}, nullptr, "", false};
+  for (const Pin& p : pins.pins) {
+    for (int pkg = 0; pkg < 3; ++pkg) {
+      if (p.name == kPackages[pkg]) s.of[pkg].push_back(&p);
+    }
   }
-  CheckExistence(s);
-  CheckPairs(s);
+  for (const ParseIssue& i : pins.issues) {
+    s.result.problems.push_back({i.why, {{"file", i.file}, {"line", std::to_string(i.line)}, {"text", i.text}}, {}, ""});
+  }
+  CheckConflicts(s);
+  ChooseRelease(s);
+  if (!s.release && s.of[0].empty()) {
+    for (int pkg = 1; pkg < 3 && !s.release; ++pkg) {
+      auto e = ExactOf(s, pkg);
+      auto ts = e ? TorchForCompanion(c, kPackages[pkg], *e) : std::vector<const TorchRelease*>{};
+      if (!ts.empty()) s.release = ts.back();
+    }
+  }
+  CheckTorchExists(s);
+  CheckCompanion(s, 1);
+  CheckCompanion(s, 2);
   FindLabel(s);
   CheckMachine(s);
+  JudgeBuild(s);
   Correct(s);
   return std::move(s.result);
 }

@@ -1,6 +1,8 @@
 // Pin checks: torch / torchvision / torchaudio pins from arguments or a requirements file,
-// checked against the catalog (do they exist, do they pair) and against a machine (does the
-// variant run on its driver and GPUs, is there a wheel for its Python), with corrected pins.
+// checked the way pip reads them (exact pins with their local tag and that variant's index,
+// ranges as sets, two pins of one package together) against the catalog (do they exist, do
+// they pair by release line) and against a machine (the driver, every GPU, each package's
+// wheel for the Python), with corrected pins that keep what the user wrote where they can.
 #pragma once
 
 #include <optional>
@@ -8,39 +10,25 @@
 #include <vector>
 
 #include "plan/plan.h"
+#include "plan/requirements.h"
 
 namespace cudamatch {
 
-struct Pin {
-  std::string name;       // normalised: "torch"
-  std::string specifier;  // "==2.3.1+cu121"
-  std::string text;       // the line as written
-  int line = 0;           // 0 for a command-line argument
-};
-
-struct PinSet {
-  std::vector<Pin> pins;
-  std::string index_url;  // -i / --index-url / --extra-index-url / -f of a requirements file
-};
-
-// One requirement per argument: "torch==1.13.0".
-Result<PinSet> ParsePinArgs(const std::vector<std::string>& args);
-// requirements.txt: comments, line continuations, -i/--index-url/--extra-index-url/-f options;
-// lines that are not torch, torchvision or torchaudio are ignored. Errors name file and line.
-Result<PinSet> ParseRequirements(std::string_view file, std::string_view text);
-
 struct Problem {
-  std::string id;  // "check.vision_unpaired"
+  std::string id;  // "check.unpaired"
   MessageArgs args;
+  std::vector<Reason> reasons;  // for "check.machine": every constraint that fails
   std::string fix;
 };
 
 struct CheckResult {
   std::vector<Problem> problems;
+  std::vector<Reason> notes;           // facts that are not problems (a build outside the catalog)
   std::vector<std::string> corrected;  // pins that fix every problem found
   std::string install;                 // the pip command for the corrected pins, if any
   const TorchRelease* release = nullptr;
   const TorchVariant* variant = nullptr;
+  std::string build;                   // a torch build outside the catalog, judged from its tag
   bool ok() const { return problems.empty(); }
 };
 

@@ -21,17 +21,18 @@ std::string Pin(const char* name, const Pep440& v, const std::string& label) {
 Pins MakePins(const InstallRequest& r, bool labelled) {
   const std::string label = labelled ? r.variant->variant.tag : "";
   Pins p;
-  p.torch = Pin("torch", r.release->torch, label);
+  if (r.with_torch) p.torch = Pin("torch", r.release->torch, label);
   if (r.with_torchvision && r.release->torchvision) p.vision = Pin("torchvision", *r.release->torchvision, label);
   if (r.with_torchaudio && r.release->torchaudio) p.audio = Pin("torchaudio", *r.release->torchaudio, "");
   return p;
 }
 
 std::string JoinPins(const Pins& p) {
-  std::string out = p.torch;
-  if (!p.vision.empty()) out += " " + p.vision;
-  if (!p.audio.empty()) out += " " + p.audio;
-  return out;
+  std::vector<std::string> parts;
+  for (const std::string* s : {&p.torch, &p.vision, &p.audio}) {
+    if (!s->empty()) parts.push_back(*s);
+  }
+  return Join(parts, " ");
 }
 
 std::string MirrorOfficial() { return std::string(kWheelBase); }

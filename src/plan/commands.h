@@ -27,6 +27,7 @@ struct InstallRequest {
   bool with_torchvision = true;
   bool with_torchaudio = true;
   const Mirror* mirror = nullptr;  // --mirror; null for the official indexes
+  bool with_torch = true;          // false: only the companions, from torch's index
 };
 
 // Whether plain `pip install torch==X` from PyPI gets this variant on this platform.

@@ -1,9 +1,11 @@
 #include "plan/plan.h"
 
 #include <algorithm>
+#include <map>
 #include <tuple>
 
 #include "core/text.h"
+#include "plan/suggest.h"
 
 namespace cudamatch {
 
@@ -13,64 +15,7 @@ std::string Label(const TorchRelease& t, const TorchVariant* v) {
   return v ? t.torch.Public() + "+" + v->variant.tag : t.torch.Public();
 }
 
-std::string GpuLabel(const MachineSpec& spec, size_t i) {
-  std::string cc = spec.gpus[i].Sm();
-  return i < spec.gpu_names.size() && !spec.gpu_names[i].empty() ? spec.gpu_names[i] + " (" + cc + ")" : cc;
-}
-
-std::optional<Reason> CheckDriver(const Catalog& c, const MachineSpec& spec, const TorchVariant& v,
-                                  std::vector<Reason>* caveats, DriverFit* fit_out) {
-  const CudaVersion& cuda = *v.variant.cuda;
-  DriverRequirement req = MinDriverFor(c, cuda, spec.platform.os);
-  std::string need = req.toolkit_min ? req.toolkit_min->text : "?";
-  std::string floor = req.minor_compat ? req.minor_compat->text : need;
-  DriverFit fit = DriverFit::kUnknown;
-  std::string have;
-  if (spec.driver) {
-    fit = FitDriver(c, *spec.driver, cuda, spec.platform.os);
-    have = spec.driver->text;
-  } else if (spec.driver_cuda) {
-    fit = FitDriverCuda(c, *spec.driver_cuda, std::nullopt, cuda, spec.platform.os);
-    have = "CUDA " + spec.driver_cuda->MajorMinor();
-  }
-  *fit_out = fit;
-  MessageArgs args = {{"variant", v.variant.tag}, {"cuda", cuda.MajorMinor()}, {"driver", have},
-                      {"need", need}, {"floor", floor}};
-  switch (fit) {
-    case DriverFit::kFull:
-      return std::nullopt;
-    case DriverFit::kMinorCompat:
-      if (caveats) caveats->push_back({"caveat.minor_compat", args});
-      return std::nullopt;
-    case DriverFit::kTooOld:
-      return Reason{need == floor ? "reject.driver_too_old_major" : "reject.driver_too_old", args};
-    case DriverFit::kUnknown:
-      break;
-  }
-  if (caveats) {
-    caveats->push_back({have.empty() ? (need == floor ? "caveat.driver_unknown_major" : "caveat.driver_unknown")
-                                     : "caveat.driver_fit_unknown",
-                        args});
-  }
-  return std::nullopt;
-}
-
-std::optional<Reason> CheckGpus(const Catalog& c, const MachineSpec& spec, const TorchVariant& v,
-                                std::vector<Reason>* caveats) {
-  if (spec.gpus.empty()) return std::nullopt;
-  if (!v.arch_list) return Reason{"reject.arch_unknown", {{"variant", v.variant.tag}}};
-  std::string list = Join(ArchListNames(*v.arch_list), " ");
-  for (size_t i = 0; i < spec.gpus.size(); ++i) {
-    ArchFit fit = FitWheel(c, *v.arch_list, *v.variant.cuda, spec.gpus[i]);
-    MessageArgs args = {{"gpu", GpuLabel(spec, i)}, {"variant", v.variant.tag}, {"list", list}};
-    if (fit.fit == KernelFit::kNone) return Reason{"reject.no_kernels", args};
-    if (fit.fit == KernelFit::kPtx && caveats) {
-      args.push_back({"via", fit.via.Compute()});
-      caveats->push_back({"caveat.ptx_jit", args});
-    }
-  }
-  return std::nullopt;
-}
+std::string Line(const TorchRelease& t) { return std::to_string(t.torch.Part(0)) + "." + std::to_string(t.torch.Part(1)); }
 
 // Higher is better: full driver support over minor-version compatibility; with the driver
 // unknown, PyPI's default variant (what most users get); then the newer CUDA.
@@ -86,89 +31,117 @@ struct Choice {
   std::vector<Reason> caveats;
 };
 
-// The best variant of one release, or nullopt with every rejection recorded.
+bool WantGpu(const MachineSpec& spec) {
+  if (!spec.variant.empty()) return spec.variant != "cpu";
+  return spec.has_nvidia_gpu || !spec.gpus.empty() || spec.driver || spec.driver_cuda;
+}
+
+bool Considered(const MachineSpec& spec, const TorchVariant& v) {
+  if (!spec.variant.empty()) return v.variant.tag == spec.variant;
+  if (v.variant.kind == Variant::Kind::kRocm || v.variant.kind == Variant::Kind::kOther) return false;
+  return WantGpu(spec) == v.variant.is_cuda();
+}
+
+// The best variant of one release, or nullopt with every rejection recorded. Release-level
+// failures (Python) are part of every variant's rejection.
 std::optional<Choice> BestVariant(const Catalog& c, const MachineSpec& spec, const TorchRelease& t,
-                                  std::vector<Rejection>& rejected) {
+                                  const std::vector<Reason>& release_reasons, std::vector<Rejection>& rejected) {
   std::optional<Choice> best;
-  bool want_gpu = spec.has_nvidia_gpu || !spec.gpus.empty() || spec.driver || spec.driver_cuda;
+  bool any = false;
   for (const TorchVariant* v : VariantsOf(c, t.torch, spec.platform.Name())) {
-    if (v->variant.kind == Variant::Kind::kRocm || v->variant.kind == Variant::Kind::kOther) continue;
-    if (want_gpu != v->variant.is_cuda()) continue;
+    if (!Considered(spec, *v)) continue;
+    any = true;
     Choice choice{v, DriverFit::kUnknown, {}};
-    if (auto reason = CheckCandidate(c, spec, t, *v, &choice.caveats)) {
-      rejected.push_back({Label(t, v), *reason});
+    std::vector<Reason> reasons = release_reasons;
+    for (Reason& r : CheckCandidate(c, spec, t, *v, &choice.caveats)) reasons.push_back(std::move(r));
+    if (!reasons.empty()) {
+      rejected.push_back({Label(t, v), Line(t), std::move(reasons)});
       continue;
     }
-    if (v->variant.is_cuda()) CheckDriver(c, spec, *v, nullptr, &choice.fit);
+    choice.fit = v->variant.is_cuda() ? DriverFitFor(c, spec, *v) : DriverFit::kUnknown;
     if (!best || (v->variant.is_cuda() && Rank(choice.fit, t, *v, spec.platform) >
                                               Rank(best->fit, t, *best->variant, spec.platform))) {
       best = choice;
     }
   }
-  if (!best && want_gpu && VariantsOf(c, t.torch, spec.platform.Name()).empty()) {
-    rejected.push_back({Label(t, nullptr), {"reject.no_wheels_platform", {{"platform", spec.platform.Name()}}}});
+  if (!any) {
+    std::vector<Reason> reasons = release_reasons;
+    reasons.push_back(spec.variant.empty()
+                          ? Reason{"reject.no_wheels_platform", {{"platform", spec.platform.Name()}}}
+                          : Reason{"reject.no_such_variant", {{"variant", spec.variant}, {"platform", spec.platform.Name()}}});
+    rejected.push_back({Label(t, nullptr), Line(t), std::move(reasons)});
   }
   return best;
 }
 
+void Fill(const Catalog&, const MachineSpec& spec, const TorchRelease& t, Choice best, Plan& plan) {
+  plan.release = &t;
+  plan.variant = best.variant;
+  plan.driver_fit = best.fit;
+  plan.caveats = std::move(best.caveats);
+  plan.commands = BuildInstallCommands(
+      InstallRequest{&t, best.variant, spec.platform, spec.with_torchvision, spec.with_torchaudio, spec.mirror});
+  if (plan.commands.mirror_cannot_serve) {
+    plan.caveats.push_back({"caveat.mirror_cannot_serve", {{"mirror", spec.mirror->name}, {"variant", best.variant->variant.tag}}});
+  }
+  if (!t.torchvision && spec.with_torchvision) plan.caveats.push_back({"caveat.no_torchvision", {}});
+  if (!t.torchaudio && spec.with_torchaudio) plan.caveats.push_back({"caveat.no_torchaudio", {}});
+}
+
+bool SameReason(const Reason& a, const Reason& b) { return a.id == b.id && a.args == b.args; }
+
+bool Has(const std::vector<Reason>& list, const Reason& r) {
+  return std::any_of(list.begin(), list.end(), [&](const Reason& x) { return SameReason(x, r); });
+}
+
 }  // namespace
 
-std::optional<Reason> CheckRelease(const TorchRelease& t, const MachineSpec& spec) {
-  if (!spec.torch.Matches(t.torch)) return Reason{"reject.torch_spec", {{"spec", spec.torch.text}}};
-  if (spec.python) {
-    PythonFit fit = FitPython(t, *spec.python);
-    MessageArgs args = {{"python", spec.python->ToString()}, {"min", t.python_min ? t.python_min->ToString() : "?"},
-                        {"max", t.python_max ? t.python_max->ToString() : "?"}};
-    if (fit == PythonFit::kUnsupported) return Reason{"reject.python", args};
-    if (fit == PythonFit::kUnknown) return Reason{"reject.python_unknown", args};
+RejectionSummary GroupRejections(const std::vector<Rejection>& rejected) {
+  RejectionSummary out;
+  if (rejected.empty()) return out;
+  // Shared: failed by every rejected wheel (releases without wheels for the platform aside).
+  std::vector<const Rejection*> wheels;
+  for (const Rejection& r : rejected) {
+    if (r.candidate.find('+') != std::string::npos) wheels.push_back(&r);
   }
-  return std::nullopt;
+  for (const Reason& r : wheels.empty() ? std::vector<Reason>{} : wheels.front()->reasons) {
+    bool everywhere = std::all_of(wheels.begin(), wheels.end(), [&](const Rejection* x) { return Has(x->reasons, r); });
+    if (everywhere && wheels.size() > 1) out.shared.push_back(r);
+  }
+  std::map<std::pair<std::string, std::string>, size_t> index;
+  for (const Rejection& r : rejected) {
+    std::vector<const Reason*> rest;
+    std::string key;
+    for (const Reason& x : r.reasons) {
+      if (Has(out.shared, x)) continue;
+      rest.push_back(&x);
+      key += x.id + "\n";
+      for (const auto& [k, v] : x.args) key += k + "=" + v + "\n";
+    }
+    auto [it, inserted] = index.emplace(std::make_pair(r.line, key), out.groups.size());
+    if (inserted) out.groups.push_back({r.line, {}, rest});
+    out.groups[it->second].members.push_back(&r);
+  }
+  return out;
 }
 
-std::optional<Reason> CheckCandidate(const Catalog& c, const MachineSpec& spec, const TorchRelease& t,
-                                     const TorchVariant& v, std::vector<Reason>* caveats) {
-  if (v.variant.is_cuda()) {
-    DriverFit fit;
-    if (auto r = CheckDriver(c, spec, v, caveats, &fit)) return r;
-    if (auto r = CheckGpus(c, spec, v, caveats)) return r;
-  }
-  if (spec.python && FitPython(t, *spec.python) == PythonFit::kExperimental && caveats) {
-    caveats->push_back({"caveat.python_experimental", {{"python", spec.python->ToString()}}});
-  }
-  return std::nullopt;
-}
-
-Plan MakePlan(const Catalog& c, const MachineSpec& spec) {
+Plan PlanWithoutSuggestions(const Catalog& c, const MachineSpec& spec) {
   Plan plan;
   for (auto it = c.torch.rbegin(); it != c.torch.rend(); ++it) {
     const TorchRelease& t = *it;
-    if (auto reason = CheckRelease(t, spec)) {
-      if (reason->id != "reject.torch_spec") plan.rejected.push_back({Label(t, nullptr), *reason});
-      continue;
-    }
-    std::optional<Choice> best = BestVariant(c, spec, t, plan.rejected);
+    if (!spec.torch.Matches(t.torch)) continue;
+    std::vector<Reason> release_reasons = CheckRelease(c, t, spec);
+    std::optional<Choice> best = BestVariant(c, spec, t, release_reasons, plan.rejected);
     if (!best) continue;
-    plan.release = &t;
-    plan.variant = best->variant;
-    plan.driver_fit = best->fit;
-    plan.caveats = std::move(best->caveats);
-    plan.commands = BuildInstallCommands(
-        InstallRequest{&t, best->variant, spec.platform, spec.with_torchvision, spec.with_torchaudio, spec.mirror});
-    if (plan.commands.mirror_cannot_serve) {
-      plan.caveats.push_back({"caveat.mirror_cannot_serve", {{"mirror", spec.mirror->name}, {"variant", best->variant->variant.tag}}});
-    }
-    if (!t.torchvision && spec.with_torchvision) plan.caveats.push_back({"caveat.no_torchvision", {}});
-    if (!t.torchaudio && spec.with_torchaudio) plan.caveats.push_back({"caveat.no_torchaudio", {}});
+    Fill(c, spec, t, std::move(*best), plan);
     return plan;
   }
-  // Nothing fits: summarise which constraint excluded what.
-  std::vector<std::string> seen;
-  for (const Rejection& r : plan.rejected) {
-    if (std::find(seen.begin(), seen.end(), r.reason.id) != seen.end()) continue;
-    seen.push_back(r.reason.id);
-    plan.reasons.push_back(r.reason);
-  }
-  if (plan.reasons.empty()) plan.reasons.push_back({"reject.torch_spec", {{"spec", spec.torch.text}}});
+  return plan;
+}
+
+Plan MakePlan(const Catalog& c, const MachineSpec& spec) {
+  Plan plan = PlanWithoutSuggestions(c, spec);
+  if (!plan.release) plan.suggestions = Suggest(c, spec, plan);
   return plan;
 }
 

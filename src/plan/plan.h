@@ -1,8 +1,9 @@
 // Install plans: the best torch (+ torchvision + torchaudio) release and wheel variant for a
 // machine, this one or one described by flags. Every constraint must hold: the driver runs the
-// variant's CUDA, every GPU has kernels in its architecture list, a wheel exists for the
-// Python and platform. Among what fits: the newest torch, then a variant the driver runs without
-// caveats, then the newest CUDA.
+// variant's CUDA; the driver can drive every GPU (its architecture's first driver branch, and
+// the last one for legacy architectures); every GPU has kernels in the variant's architecture
+// list; each package of the set has a wheel for the Python and platform. Among what fits: the
+// newest torch, then a variant the driver runs without caveats, then the newest CUDA.
 #pragma once
 
 #include <memory>
@@ -25,6 +26,8 @@ struct MachineSpec {
   std::optional<PyVersion> python;
   Platform platform;
   SpecifierSet torch;                      // --torch "==1.13.*"; empty = any
+  std::string variant;                     // only this wheel variant ("cu121"); "" = any
+  bool require_full_driver = false;        // reject variants that run only through minor-version compatibility
   bool with_torchvision = true;
   bool with_torchaudio = true;
   const Mirror* mirror = nullptr;
@@ -38,9 +41,23 @@ struct Reason {
 };
 
 struct Rejection {
-  std::string candidate;  // "2.7.1" or "2.7.1+cu128"
-  Reason reason;
+  std::string candidate;        // "2.7.1" or "2.7.1+cu128"
+  std::string line;             // the release line, "2.7"
+  std::vector<Reason> reasons;  // every constraint the candidate fails
 };
+
+// Rejections of one release line that fail for the same causes (the same reasons), the
+// causes every rejection shares set apart.
+struct RejectionGroup {
+  std::string line;
+  std::vector<const Rejection*> members;  // newest first
+  std::vector<const Reason*> reasons;     // the first member's, less the shared ones
+};
+struct RejectionSummary {
+  std::vector<Reason> shared;  // failed by every candidate (the same id and values)
+  std::vector<RejectionGroup> groups;
+};
+RejectionSummary GroupRejections(const std::vector<Rejection>& rejected);
 
 struct Plan {
   const TorchRelease* release = nullptr;  // null: nothing fits
@@ -49,14 +66,21 @@ struct Plan {
   DriverFit driver_fit = DriverFit::kUnknown;
   std::vector<Reason> caveats;
   std::vector<Rejection> rejected;
-  std::vector<Reason> reasons;  // when nothing fits: which constraint excluded what
+  std::vector<Reason> suggestions;  // when nothing fits: the smallest changes that make a plan exist
 };
 
 Plan MakePlan(const Catalog& c, const MachineSpec& spec);
+// MakePlan without the search for changes that would make a plan exist.
+Plan PlanWithoutSuggestions(const Catalog& c, const MachineSpec& spec);
 
-// Evaluates one candidate; nullopt when it fits (caveats appended), else why not.
-std::optional<Reason> CheckCandidate(const Catalog& c, const MachineSpec& spec, const TorchRelease& t,
-                                     const TorchVariant& v, std::vector<Reason>* caveats);
-std::optional<Reason> CheckRelease(const TorchRelease& t, const MachineSpec& spec);
+// Every constraint one candidate fails (empty: it fits; caveats appended).
+std::vector<Reason> CheckCandidate(const Catalog& c, const MachineSpec& spec, const TorchRelease& t,
+                                   const TorchVariant& v, std::vector<Reason>* caveats);
+// The constraints of a release alone: the --torch specifier and each package's Python range.
+std::vector<Reason> CheckRelease(const Catalog& c, const TorchRelease& t, const MachineSpec& spec);
+// How the machine's driver (or the CUDA it reports) runs a variant's CUDA.
+DriverFit DriverFitFor(const Catalog& c, const MachineSpec& spec, const TorchVariant& v);
+// The GPUs this driver cannot drive at all (first and last driver branch of the architecture).
+std::vector<Reason> CheckDriverWindow(const Catalog& c, const MachineSpec& spec);
 
 }  // namespace cudamatch

@@ -18,16 +18,61 @@ std::string SpecSummary(const MachineSpec& spec, Lang lang) {
   if (spec.gpus.empty()) parts.push_back(Tr(lang, spec.has_nvidia_gpu ? "spec.gpu_unknown" : "spec.no_gpu"));
   parts.push_back(spec.python ? "Python " + spec.python->ToString() : Tr(lang, "spec.python_any"));
   parts.push_back(spec.platform.Name());
-  if (!spec.torch.text.empty()) parts.push_back("torch" + spec.torch.text);
+  if (!spec.torch.text.empty()) parts.push_back("torch" + spec.torch.text + (spec.variant.empty() ? "" : "+" + spec.variant));
   return Join(parts, ", ");
 }
+
+namespace {
+
+std::string ReasonsText(const std::vector<Reason>& reasons, Lang lang) {
+  std::vector<std::string> parts;
+  for (const Reason& r : reasons) parts.push_back(ReasonText(r, lang));
+  return Join(parts, "; ");
+}
+
+// "2.7.1+cu128, 2.7.0+cu128: reason; reason", the members shortened unless verbose.
+std::string GroupText(const RejectionGroup& g, const TextOptions& o) {
+  std::vector<std::string> names;
+  for (size_t i = 0; i < g.members.size(); ++i) {
+    if (i == 3 && !o.verbose) {
+      names.push_back(Tr(o.lang, "plan.group_more", {{"count", std::to_string(g.members.size() - 3)}}));
+      break;
+    }
+    names.push_back(g.members[i]->candidate);
+  }
+  std::vector<std::string> parts;
+  for (const Reason* r : g.reasons) parts.push_back(ReasonText(*r, o.lang));
+  if (parts.empty()) parts.push_back(Tr(o.lang, "plan.group_only_shared"));
+  return Join(names, ", ") + ": " + Join(parts, "; ");
+}
+
+std::string RejectedText(const Plan& plan, const TextOptions& o) {
+  std::string out;
+  if (o.verbose) {
+    for (const Rejection& r : plan.rejected) out += "  " + r.candidate + ": " + ReasonsText(r.reasons, o.lang) + "\n";
+    return out;
+  }
+  RejectionSummary summary = GroupRejections(plan.rejected);
+  for (const Reason& r : summary.shared) out += "  " + Tr(o.lang, "plan.all_candidates", {{"reason", ReasonText(r, o.lang)}}) + "\n";
+  for (size_t i = 0; i < summary.groups.size(); ++i) {
+    if (i == 8) {
+      out += "  " + o.style.Dim(Tr(o.lang, "plan.more", {{"count", std::to_string(summary.groups.size() - 8)}})) + "\n";
+      break;
+    }
+    out += "  " + GroupText(summary.groups[i], o) + "\n";
+  }
+  return out;
+}
+
+}  // namespace
 
 std::string RenderPlan(const Plan& plan, const MachineSpec& spec, const TextOptions& o) {
   Lang L = o.lang;
   std::string out = o.style.Dim(Tr(L, "plan.for", {{"spec", SpecSummary(spec, L)}})) + "\n";
   if (!plan.release) {
-    out += o.style.Red(Tr(L, "plan.none")) + "\n";
-    for (const Reason& r : plan.reasons) out += "  - " + ReasonText(r, L) + "\n";
+    out += o.style.Red(Tr(L, "plan.none")) + "\n" + RejectedText(plan, o);
+    if (!plan.suggestions.empty()) out += "\n" + Tr(L, "plan.suggestions") + "\n";
+    for (const Reason& r : plan.suggestions) out += "  - " + ReasonText(r, L) + "\n";
     return out;
   }
   const TorchRelease& t = *plan.release;
@@ -44,17 +89,7 @@ std::string RenderPlan(const Plan& plan, const MachineSpec& spec, const TextOpti
   for (const std::string& n : plan.commands.notes) {
     if (n != "note.pypi_default") out += "  " + o.style.Dim(Tr(L, n)) + "\n";
   }
-  if (!plan.rejected.empty()) {
-    out += "\n" + Tr(L, "plan.rejected") + "\n";
-    size_t shown = 0;
-    for (const Rejection& r : plan.rejected) {
-      if (shown++ == 12 && !o.verbose) {
-        out += "  " + o.style.Dim(Tr(L, "plan.more", {{"count", std::to_string(plan.rejected.size() - 12)}})) + "\n";
-        break;
-      }
-      out += "  " + r.candidate + ": " + ReasonText(r.reason, L) + "\n";
-    }
-  }
+  if (!plan.rejected.empty()) out += "\n" + Tr(L, "plan.rejected") + "\n" + RejectedText(plan, o);
   return out;
 }
 
@@ -85,12 +120,14 @@ Json PlanJson(const Plan& plan, const MachineSpec& spec) {
   j["caveats"] = caveats;
   Json rejected = Json::array();
   for (const Rejection& r : plan.rejected) {
-    rejected.push_back(Json{{"candidate", r.candidate}, {"reason", ReasonText(r.reason, Lang::kEn)}, {"reason_id", r.reason.id}});
+    Json reasons = Json::array();
+    for (const Reason& x : r.reasons) reasons.push_back(Json{{"id", x.id}, {"message", ReasonText(x, Lang::kEn)}});
+    rejected.push_back(Json{{"candidate", r.candidate}, {"line", r.line}, {"reasons", reasons}});
   }
   j["rejected"] = rejected;
-  Json reasons = Json::array();
-  for (const Reason& r : plan.reasons) reasons.push_back(ReasonText(r, Lang::kEn));
-  j["reasons"] = reasons;
+  Json suggestions = Json::array();
+  for (const Reason& r : plan.suggestions) suggestions.push_back(Json{{"id", r.id}, {"message", ReasonText(r, Lang::kEn)}});
+  j["suggestions"] = suggestions;
   return j;
 }
 
@@ -98,9 +135,7 @@ namespace {
 
 std::string ProblemText(const Problem& p, Lang lang) {
   std::string text = TrArgs(lang, p.id, p.args);
-  for (const auto& [k, v] : p.args) {
-    if (k == "reason") text += " " + TrArgs(lang, v, p.args);
-  }
+  for (const Reason& r : p.reasons) text += "\n    - " + ReasonText(r, lang);
   return text;
 }
 
@@ -109,10 +144,14 @@ std::string ProblemText(const Problem& p, Lang lang) {
 std::string RenderCheck(const CheckResult& r, const TextOptions& o) {
   Lang L = o.lang;
   if (r.ok()) {
-    std::string what = r.release ? "torch " + r.release->torch.Public() + (r.variant ? "+" + r.variant->variant.tag : "") : "";
-    return o.style.Green(Tr(L, "check.ok", {{"what", what}})) + "\n";
+    std::string notes;
+    for (const Reason& n : r.notes) notes += o.style.Dim(ReasonText(n, L)) + "\n";
+    std::string what = r.release ? "torch " + r.release->torch.Public() + (r.variant ? "+" + r.variant->variant.tag : "")
+                                 : "torch " + r.build;
+    return notes + o.style.Green(Tr(L, r.release || !r.build.empty() ? "check.ok" : "check.ok_pins", {{"what", what}})) + "\n";
   }
   std::string out;
+  for (const Reason& n : r.notes) out += o.style.Dim(ReasonText(n, L)) + "\n";
   for (const Problem& p : r.problems) {
     out += o.style.Red(Tr(L, "severity.error")) + " " + ProblemText(p, L) + "\n";
     if (!p.fix.empty()) out += "  " + Labelled(L, "finding.fix", o.style.Green(p.fix)) + "\n";
@@ -131,9 +170,15 @@ Json CheckJson(const CheckResult& r) {
   for (const Problem& p : r.problems) {
     Json args = Json::object();
     for (const auto& [k, v] : p.args) args[k] = v;
-    problems.push_back(Json{{"id", p.id}, {"message", ProblemText(p, Lang::kEn)}, {"fix", OptText(p.fix)}, {"args", args}});
+    Json reasons = Json::array();
+    for (const Reason& x : p.reasons) reasons.push_back(Json{{"id", x.id}, {"message", ReasonText(x, Lang::kEn)}});
+    problems.push_back(Json{{"id", p.id}, {"message", ProblemText(p, Lang::kEn)}, {"fix", OptText(p.fix)}, {"args", args},
+                            {"reasons", reasons}});
   }
   j["problems"] = problems;
+  Json notes = Json::array();
+  for (const Reason& n : r.notes) notes.push_back(Json{{"id", n.id}, {"message", ReasonText(n, Lang::kEn)}});
+  j["notes"] = notes;
   j["corrected"] = StringList(r.corrected);
   j["install"] = OptText(r.install);
   return j;

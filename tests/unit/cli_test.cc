@@ -137,7 +137,8 @@ TEST(Cli, PlanAndCheckWhatIf) {
   EXPECT_EQ(none.exit_code, 1);
   auto n = nlohmann::json::parse(none.out);
   EXPECT_TRUE(n["torch"].is_null());
-  EXPECT_FALSE(n["reasons"].empty());
+  EXPECT_FALSE(n["rejected"].empty());
+  EXPECT_EQ(n["suggestions"][0]["id"], "suggest.python");
   auto c = RunCudamatch({"check", "--no-detect", "torch==1.13.0", "torchvision==1.4.0", "--json"});
   EXPECT_EQ(c.exit_code, 1);
   auto cj = nlohmann::json::parse(c.out);

@@ -1,0 +1,53 @@
+#include "plan/companions.h"
+
+namespace cudamatch {
+
+namespace {
+
+bool SameLine(const Pep440& a, const Pep440& b) { return a.Part(0) == b.Part(0) && a.Part(1) == b.Part(1); }
+
+}  // namespace
+
+std::optional<Pep440> PairedVersion(const TorchRelease& t, std::string_view package) {
+  if (package == "torchvision") return t.torchvision;
+  if (package == "torchaudio") return t.torchaudio;
+  return std::nullopt;
+}
+
+PythonRange CompanionPythonRange(const Catalog&, std::string_view, const Pep440&) {
+  // torch_releases.tsv records only torch's own Python range; a companion's is unknown.
+  return {};
+}
+
+std::vector<const TorchRelease*> TorchForCompanion(const Catalog& c, std::string_view package, const Pep440& version) {
+  Pep440 plain = version.WithoutLocal();
+  std::vector<const TorchRelease*> exact, line;
+  for (const TorchRelease& t : c.torch) {
+    auto paired = PairedVersion(t, package);
+    if (!paired) continue;
+    if (*paired == plain) exact.push_back(&t);
+    else if (SameLine(*paired, plain)) line.push_back(&t);
+  }
+  return exact.empty() ? line : exact;
+}
+
+CompanionKnown KnowCompanion(const Catalog& c, std::string_view package, const Pep440& version) {
+  Pep440 plain = version.WithoutLocal();
+  bool line = false;
+  for (const TorchRelease& t : c.torch) {
+    auto paired = PairedVersion(t, package);
+    if (!paired) continue;
+    if (*paired == plain) return CompanionKnown::kPublished;
+    line = line || SameLine(*paired, plain);
+  }
+  return line ? CompanionKnown::kSameLine : CompanionKnown::kUnknown;
+}
+
+bool PairsWith(const Catalog& c, const TorchRelease& t, std::string_view package, const Pep440& version) {
+  for (const TorchRelease* r : TorchForCompanion(c, package, version)) {
+    if (r == &t) return true;
+  }
+  return false;
+}
+
+}  // namespace cudamatch

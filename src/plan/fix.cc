@@ -1,0 +1,120 @@
+#include "plan/fix.h"
+
+#include "core/text.h"
+#include "plan/check.h"
+#include "plan/spec.h"
+
+namespace cudamatch {
+
+namespace {
+
+bool Has(const PythonEnv& env, const char* name) {
+  auto it = env.packages.find(name);
+  return it != env.packages.end() && it->second.version;
+}
+
+std::optional<std::string> PlanCommandFor(const Catalog& c, const MachineSpec& spec) {
+  Plan p = PlanWithoutSuggestions(c, spec);
+  if (!p.release) return std::nullopt;
+  return p.commands.pip;
+}
+
+// The PyPI default variant of a release on a platform, if the catalog says which it is.
+const TorchVariant* DefaultVariant(const Catalog& c, const TorchRelease& t, const Platform& p) {
+  for (const TorchVariant* v : VariantsOf(c, t.torch, p.Name())) {
+    if (IsPypiDefault(t, v->variant, p)) return v;
+  }
+  return nullptr;
+}
+
+struct PipArgs {
+  std::vector<std::pair<std::string, Pep440>> pins;
+  std::string tag;  // from an index URL
+};
+
+std::optional<PipArgs> ParsePip(const std::string& command) {
+  std::vector<std::string> words = SplitNonEmpty(command, ' ');
+  if (words.size() < 3 || words[0] != "pip" || words[1] != "install") return std::nullopt;
+  PipArgs out;
+  for (size_t i = 2; i < words.size(); ++i) {
+    const std::string& w = words[i];
+    if (StartsWith(w, "-")) {
+      if (i + 1 < words.size() && out.tag.empty()) out.tag = VariantFromIndexUrl(words[i + 1]);
+      ++i;
+      continue;
+    }
+    size_t eq = w.find("==");
+    if (eq == std::string::npos) return std::nullopt;
+    auto v = Pep440::Parse(w.substr(eq + 2));
+    if (!v) return std::nullopt;
+    out.pins.push_back({w.substr(0, eq), *v});
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string TorchFixCommand(const Catalog& c, const Snapshot& s, const PythonEnv& env, bool full_driver) {
+  MachineSpec spec = SpecFromSnapshot(s, &env);
+  spec.require_full_driver = full_driver;
+  spec.with_torchvision = Has(env, "torchvision");
+  spec.with_torchaudio = Has(env, "torchaudio");
+  auto torch = env.packages.find("torch");
+  if (torch != env.packages.end() && torch->second.version) {
+    if (const TorchRelease* t = FindTorch(c, *torch->second.version)) {
+      MachineSpec same = spec;
+      same.torch = SpecifierSet::Parse("==" + t->torch.Public()).value();
+      if (auto cmd = PlanCommandFor(c, same)) return *cmd;
+    }
+  }
+  return PlanCommandFor(c, spec).value_or("");
+}
+
+std::string CompanionFixCommand(const Catalog& c, const Snapshot& s, const PythonEnv& env, std::string_view package,
+                                const Pep440&) {
+  auto torch = env.packages.find("torch");
+  if (torch == env.packages.end() || !torch->second.version) return "";
+  const TorchRelease* t = FindTorch(c, *torch->second.version);
+  if (t == nullptr) return "";
+  const TorchVariant* v = torch->second.variant.empty() ? nullptr
+                                                         : FindVariant(c, t->torch, s.platform.Name(), torch->second.variant);
+  if (v == nullptr) v = DefaultVariant(c, *t, s.platform);
+  if (v == nullptr) return "";
+  InstallRequest req{t, v, s.platform, package == "torchvision", package == "torchaudio", nullptr, false};
+  return BuildInstallCommands(req).pip;
+}
+
+std::optional<Snapshot> ApplyPipCommand(const Catalog& c, const Snapshot& s, const std::string& env_prefix,
+                                        const std::string& command) {
+  auto args = ParsePip(command);
+  if (!args) return std::nullopt;
+  Snapshot out = s;
+  PythonEnv* env = nullptr;
+  for (PythonEnv& e : out.pythons) {
+    if (e.prefix == env_prefix) env = &e;
+  }
+  if (env == nullptr) return std::nullopt;
+  for (const auto& [name, version] : args->pins) {
+    std::string tag = !version.LocalLabel().empty() ? version.LocalLabel() : args->tag;
+    if (tag.empty()) {
+      const TorchRelease* t = name == "torch" ? FindTorch(c, version) : nullptr;
+      auto torch = out.pythons.empty() ? nullptr : &env->packages["torch"];
+      if (name != "torch" && torch && torch->version) t = FindTorch(c, *torch->version);
+      const TorchVariant* d = t ? DefaultVariant(c, *t, s.platform) : nullptr;
+      if (d == nullptr) return std::nullopt;
+      tag = d->variant.tag;
+    }
+    auto variant = Variant::Parse(tag);
+    if (!variant) return std::nullopt;
+    PackageInfo& p = env->packages[name];
+    p.name = name;
+    p.version = version;
+    p.version_source = "as if installed by: " + command;
+    p.variant = tag;
+    p.cuda = variant->cuda;
+    p.hip.reset();
+  }
+  return out;
+}
+
+}  // namespace cudamatch

@@ -1,0 +1,30 @@
+// The fixes findings print, built to keep what the user has where it can (the same torch
+// release from the index of a variant that runs, only the mismatched companion), and the means
+// to check a fix: a pip command applied to the snapshot as if installed.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "plan/plan.h"
+#include "probe/snapshot.h"
+
+namespace cudamatch {
+
+// A pip command that replaces the torch build of `env`: the installed release from another
+// variant's index when one fits, else the newest plan; "" when nothing fits. With
+// `full_driver`, only variants the driver runs without minor-version compatibility.
+std::string TorchFixCommand(const Catalog& c, const Snapshot& s, const PythonEnv& env, bool full_driver);
+
+// "pip install torchvision==0.15.2 --index-url .../cu118": only the companion, from the index
+// of the installed torch build. "" when the installed build is not in the catalog.
+std::string CompanionFixCommand(const Catalog& c, const Snapshot& s, const PythonEnv& env, std::string_view package,
+                                const Pep440& version);
+
+// The snapshot after `command` (a pip install of torch / torchvision / torchaudio pins) ran in
+// the environment whose prefix is `env_prefix`; nullopt when the command is not such a pip
+// install or names a wheel the catalog cannot describe.
+std::optional<Snapshot> ApplyPipCommand(const Catalog& c, const Snapshot& s, const std::string& env_prefix,
+                                        const std::string& command);
+
+}  // namespace cudamatch
