@@ -35,6 +35,9 @@ MachineProbe ProbeMachine(const MachineOptions& opt, const Context& ctx) {
     utsname u;
     if (uname(&u) == 0) in.host_arch = u.machine;
     in.host_glibc = gnu_get_libc_version();
+    char exe[4096];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+    if (n > 0) in.self_exe.assign(exe, static_cast<size_t>(n));
   }
   m.snapshot = TakeSnapshot(in);
   return m;

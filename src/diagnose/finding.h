@@ -29,6 +29,7 @@ struct Finding {
   std::vector<EvidenceItem> evidence;  // {"evidence.driver_kernel", {{"version", "535.104.05"}, ...}}
   std::string fix;                    // a command to run, or "" when the fix is not a command
   std::string topic;                  // `cudamatch explain <topic>`
+  std::string fix_next;               // a command for when `fix` does not help, or ""
   // Message ids are derived from the id: "finding.<id>.message", ".why", ".fix" (the last is
   // optional prose shown before the command).
 };

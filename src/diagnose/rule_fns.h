@@ -49,6 +49,9 @@ std::optional<TorchCode> TorchFileCode(const PackageInfo& torch);
 // FitArch over the code a library carries: SASS of the same major and a lower or equal minor, or
 // PTX of a lower or equal capability.
 ArchFit FitCode(const FatbinCode& code, const ComputeCapability& gpu);
+// How one environment's packages fit together (rules_stack.cc).
+void CheckCompanionBuilds(const Snapshot& s, const Catalog& c, std::vector<Finding>& out);
+void CheckNvidiaWheels(const Snapshot& s, const Catalog& c, std::vector<Finding>& out);
 
 // Toolchain and environment (rules_env.cc).
 void CheckNvccMajor(const Snapshot& s, const Catalog& c, std::vector<Finding>& out);
@@ -63,6 +66,8 @@ std::vector<EvidenceItem> DriverEvidence(const DriverInfo& d);
 EvidenceItem TorchEvidence(const PythonEnv& env, const PackageInfo& torch);
 EvidenceItem PackageEvidence(const PackageInfo& pkg);
 EvidenceItem GpuEvidence(const GpuInfo& g);
+// The environment's interpreter for "<python> -m pip ..." ("python" when unknown).
+std::string PythonOf(const PythonEnv& env);
 // The catalog row of an installed build, when its release and variant are known.
 const TorchVariant* InstalledVariant(const Catalog& c, const PackageInfo& torch, const Platform& p);
 

@@ -32,6 +32,7 @@ const std::vector<Rule>& Rules() {
       {"torch-unknown", CheckTorchUnknown},         {"torch-file-list", CheckTorchFileList},
       {"ext-kernels", CheckExtensionKernels},       {"ext-runtime", CheckExtensionRuntime},
       {"ext-pins", CheckExtensionPins},             {"runtime-shadowed", CheckRuntimeShadowed},
+      {"companion-builds", CheckCompanionBuilds},   {"nvidia-wheels", CheckNvidiaWheels},
   };
   return kRules;
 }
@@ -48,6 +49,8 @@ const std::vector<std::string_view>& FindingIds() {
       "driver.forward_compat",   "gpu.unknown",              "torch.not_in_catalog",
       "torch.kernels_differ",    "ext.no_kernels",           "ext.cuda_major",
       "ext.cudnn_major",         "ext.torch_pin",            "runtime.shadowed",
+      "torch.audio_cuda_mismatch", "torch.nvidia_wheels_missing", "torch.nvidia_wheels_mismatch",
+      "container.module_not_loaded", "container.driver_mismatch",
   };
   return kIds;
 }

@@ -15,6 +15,22 @@ std::string InstallDriverCommand(const std::string& os_id) {
   return "";
 }
 
+// Reinstalls the driver packages at one version (the kernel module is rebuilt), then reboots:
+// for when a reboot alone leaves the versions apart. "" for distributions not known here.
+std::string ReinstallDriverCommand(const std::string& os_id, const DriverVersion& userspace) {
+  std::string branch = userspace.text.substr(0, userspace.text.find('.'));
+  if (os_id == "ubuntu" || os_id == "pop" || os_id == "linuxmint") {
+    return "sudo apt-get install --reinstall nvidia-driver-" + branch + " && sudo reboot";
+  }
+  if (os_id == "debian") return "sudo apt-get install --reinstall nvidia-driver nvidia-kernel-dkms && sudo reboot";
+  if (os_id == "fedora") return "sudo dnf upgrade --refresh 'akmod-nvidia' 'xorg-x11-drv-nvidia*' && sudo akmods --force && sudo reboot";
+  if (os_id == "rhel" || os_id == "rocky" || os_id == "almalinux" || os_id == "centos") {
+    return "sudo dnf upgrade --refresh 'nvidia-driver*' 'kmod-nvidia*' && sudo reboot";
+  }
+  if (StartsWith(os_id, "opensuse") || os_id == "sles") return "sudo zypper update 'nvidia-*' && sudo reboot";
+  return "";
+}
+
 }  // namespace
 
 void CheckDriverMissing(const Snapshot& s, const Catalog& c, std::vector<Finding>& out) {
@@ -41,32 +57,38 @@ void CheckDriverMissing(const Snapshot& s, const Catalog& c, std::vector<Finding
              {"torch", plan.release ? plan.release->torch.Public() : "?"},
              {"variant", plan.variant ? plan.variant->variant.tag : "?"}},
             {GpuEvidence(gpu)},
-            InstallDriverCommand(s.host.os_id),
+            s.driver.container ? "" : InstallDriverCommand(s.host.os_id),
             "driver"};
   for (EvidenceItem& e : DriverEvidence(s.driver)) f.evidence.push_back(std::move(e));
   out.push_back(std::move(f));
 }
 
+// Inside a container the kernel module is the host's: the fix is on the host (no command here).
 void CheckModuleNotLoaded(const Snapshot& s, const Catalog&, std::vector<Finding>& out) {
   const DriverInfo& d = s.driver;
   if (d.kernel_module_loaded || d.wsl || (d.libcuda_paths.empty() && !d.userspace_version)) return;
   std::vector<EvidenceItem> evidence = DriverEvidence(d);
   evidence.push_back(Ev("evidence.no_kernel_module"));
-  out.push_back(Finding{"driver.module_not_loaded", Severity::kError,
+  if (d.container) evidence.push_back(Ev("evidence.container", {{"source", d.container_source}}));
+  out.push_back(Finding{d.container ? "container.module_not_loaded" : "driver.module_not_loaded", Severity::kError,
                         {{"driver", d.userspace_version ? d.userspace_version->text : "?"}},
                         std::move(evidence),
-                        "sudo modprobe nvidia",
-                        "driver"});
+                        d.container ? "" : "sudo modprobe nvidia",
+                        d.container ? "containers" : "driver"});
 }
 
 void CheckDriverMismatch(const Snapshot& s, const Catalog&, std::vector<Finding>& out) {
   const DriverInfo& d = s.driver;
   if (!d.mismatch()) return;
-  out.push_back(Finding{"driver.mismatch", Severity::kError,
+  std::vector<EvidenceItem> evidence = DriverEvidence(d);
+  if (d.container) evidence.push_back(Ev("evidence.container", {{"source", d.container_source}}));
+  if (!s.host.os_id.empty()) evidence.push_back(Ev("evidence.os", {{"id", s.host.os_id}, {"source", "/etc/os-release"}}));
+  out.push_back(Finding{d.container ? "container.driver_mismatch" : "driver.mismatch", Severity::kError,
                         {{"kernel", d.kernel_version->text}, {"userspace", d.userspace_version->text}},
-                        DriverEvidence(d),
-                        "sudo reboot",
-                        "driver"});
+                        std::move(evidence),
+                        d.container ? "" : "sudo reboot",
+                        d.container ? "containers" : "driver",
+                        d.container ? "" : ReinstallDriverCommand(s.host.os_id, *d.userspace_version)});
 }
 
 void CheckWslLinuxDriver(const Snapshot& s, const Catalog&, std::vector<Finding>& out) {

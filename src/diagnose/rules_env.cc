@@ -21,9 +21,35 @@ std::optional<Pep440> TorchCudnn(const Catalog& c, const PythonEnv& env, const P
   return std::nullopt;
 }
 
+// A torch build of the same release for the toolkit's CUDA major (newest minor not above it).
+const TorchVariant* VariantForToolkit(const Catalog& c, const PackageInfo& torch, const Platform& p,
+                                      const CudaVersion& nvcc) {
+  const TorchVariant* best = nullptr;
+  for (const TorchVariant* v : VariantsOf(c, torch.version->WithoutLocal(), p.Name())) {
+    const auto& cuda = v->variant.cuda;
+    if (!cuda || cuda->major != nvcc.major || *cuda > nvcc) continue;
+    if (best == nullptr || *cuda > *best->variant.cuda) best = v;
+  }
+  return best;
+}
+
+// The toolkit that matches torch when one is installed, else torch's build for this toolkit.
+std::string NvccFix(const Snapshot& s, const Catalog& c, const PythonEnv& env, const PackageInfo& torch,
+                    const CudaVersion& nvcc) {
+  for (const ToolkitInfo& t : s.toolkits) {
+    if (t.version && t.version->major == torch.cuda->major && t.has_nvcc) {
+      return "export CUDA_HOME=" + t.path + " PATH=" + t.path + "/bin:$PATH";
+    }
+  }
+  const TorchVariant* v = VariantForToolkit(c, torch, s.platform, nvcc);
+  if (v == nullptr) return "";
+  return PythonOf(env) + " -m pip install torch==" + v->torch.Public() + " --index-url https://download.pytorch.org/whl/" +
+         v->variant.tag;
+}
+
 }  // namespace
 
-void CheckNvccMajor(const Snapshot& s, const Catalog&, std::vector<Finding>& out) {
+void CheckNvccMajor(const Snapshot& s, const Catalog& c, std::vector<Finding>& out) {
   const ToolkitInfo* active = s.ActiveToolkit();
   if (active == nullptr || !active->version) return;
   for (const PythonEnv& env : s.pythons) {
@@ -31,10 +57,7 @@ void CheckNvccMajor(const Snapshot& s, const Catalog&, std::vector<Finding>& out
     if (it == env.packages.end() || !it->second.cuda || it->second.hip) continue;
     const PackageInfo& torch = it->second;
     if (active->version->major == torch.cuda->major) continue;
-    std::string fix;
-    for (const ToolkitInfo& t : s.toolkits) {
-      if (t.version && t.version->major == torch.cuda->major && t.has_nvcc) fix = "export CUDA_HOME=" + t.path;
-    }
+    std::string fix = NvccFix(s, c, env, torch, *active->version);
     out.push_back(Finding{"toolkit.nvcc_major", Severity::kWarning,
                           {{"nvcc", active->version->ToString()}, {"path", active->path}, {"env", env.prefix},
                            {"torch", torch.version->ToString()}, {"cuda", torch.cuda->MajorMinor()}},
@@ -46,17 +69,23 @@ void CheckNvccMajor(const Snapshot& s, const Catalog&, std::vector<Finding>& out
   }
 }
 
+// The newest GCC major nvcc accepts: the toolkit's own crt/host_config.h (what nvcc enforces),
+// else the catalog's row for its CUDA release.
 void CheckGccTooNew(const Snapshot& s, const Catalog& c, std::vector<Finding>& out) {
   const ToolkitInfo* active = s.ActiveToolkit();
   if (active == nullptr || !active->version || !s.host.gcc_major) return;
   const HostCompiler* hc = HostCompilerFor(c, *active->version);
-  if (hc == nullptr || !hc->max_gcc || *s.host.gcc_major <= *hc->max_gcc) return;
-  std::string max = std::to_string(*hc->max_gcc);
+  std::optional<int> limit = active->max_gcc ? active->max_gcc : hc ? hc->max_gcc : std::nullopt;
+  if (!limit || *s.host.gcc_major <= *limit) return;
+  std::string max = std::to_string(*limit);
+  EvidenceItem source = active->max_gcc
+      ? Ev("evidence.gcc_limit_header", {{"nvcc", active->version->ToString()}, {"max", max}, {"source", active->max_gcc_source}})
+      : Ev("evidence.gcc_limit_catalog", {{"nvcc", active->version->ToString()}, {"max", max},
+                                          {"line", std::to_string(hc->prov.line)}});
   out.push_back(Finding{"toolkit.gcc_too_new", Severity::kWarning,
                         {{"gcc", std::to_string(*s.host.gcc_major)}, {"nvcc", active->version->MajorMinor()}, {"max", max}},
                         {Ev("evidence.host_gcc", {{"gcc", std::to_string(*s.host.gcc_major)}, {"source", s.host.gcc_source}}),
-                         Ev("evidence.gcc_limit_catalog", {{"nvcc", active->version->ToString()}, {"max", max},
-                                                           {"line", std::to_string(hc->prov.line)}})},
+                         source},
                         "sudo apt-get install g++-" + max + " && export CC=gcc-" + max + " CXX=g++-" + max,
                         "toolkit"});
 }

@@ -135,15 +135,6 @@ void CheckOnePairing(const Snapshot& s, const Catalog& c, const PythonEnv& env, 
                           "pairing"});
     return;
   }
-  bool both_cuda = !torch.variant.empty() && !pkg->variant.empty() && StartsWith(torch.variant, "cu") &&
-                   (StartsWith(pkg->variant, "cu") || pkg->variant == "cpu");
-  if (vision && both_cuda && torch.variant != pkg->variant) {
-    out.push_back(Finding{"torch.vision_cuda_mismatch", Severity::kError,
-                          {{"env", env.prefix}, {"torch_variant", torch.variant}, {"vision_variant", pkg->variant}},
-                          {TorchEvidence(env, torch), PackageEvidence(*pkg)},
-                          fix,
-                          "pairing"});
-  }
 }
 
 }  // namespace

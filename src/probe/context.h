@@ -29,6 +29,7 @@ struct ProbeInput {
   const Catalog* catalog = nullptr;
   std::string host_arch;   // uname machine when root is "/"
   std::string host_glibc;  // gnu_get_libc_version() when root is "/"
+  std::string self_exe;    // this program's own file when root is "/" (a venv, pipx or uv tool env)
 
   std::string Env(std::string_view name) const {
     auto it = env.find(std::string(name));

@@ -309,3 +309,36 @@ PipConfig ParsePipConf(std::string_view text) {
 }
 
 }  // namespace cudamatch
+
+namespace cudamatch {
+
+std::optional<int> ParseHostConfigMaxGcc(std::string_view text) {
+  for (std::string_view line : Lines(text)) {
+    line = Trim(line);
+    if (!StartsWith(line, "#if")) continue;
+    size_t at = line.find("__GNUC__ > ");
+    if (at == std::string_view::npos) continue;
+    std::string_view rest = line.substr(at + 11);
+    auto n = ParseUint(rest.substr(0, rest.find_first_not_of("0123456789")));
+    if (n && *n > 0 && *n < 100) return static_cast<int>(*n);
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> ParseNvccWrapper(std::string_view text) {
+  if (!StartsWith(text, "#!")) return std::nullopt;
+  for (std::string_view line : Lines(text)) {
+    line = Trim(line);
+    if (line.empty() || line.front() == '#') continue;
+    size_t end = line.find("/bin/nvcc");
+    if (end == std::string_view::npos) continue;
+    size_t start = line.rfind(' ', end);
+    start = start == std::string_view::npos ? 0 : start + 1;
+    std::string_view path = line.substr(start, end + 9 - start);
+    if (!path.empty() && (path.front() == '"' || path.front() == '\'')) path.remove_prefix(1);
+    if (StartsWith(path, "/") && path.find('$') == std::string_view::npos) return std::string(path);
+  }
+  return std::nullopt;
+}
+
+}  // namespace cudamatch

@@ -63,6 +63,16 @@ std::optional<CudaVersion> ParseCudaVersionJson(std::string_view text);
 std::optional<CudaVersion> ParseCudaVersionTxt(std::string_view text);
 // cuda.h: "#define CUDA_VERSION 12040"
 std::optional<CudaVersion> ParseCudaHeader(std::string_view text);
+// crt/host_config.h: the newest GCC major nvcc accepts, from the check it makes:
+//   #if __GNUC__ > 15
+//   #error -- unsupported GNU version! gcc versions later than 15 are not supported! ...
+// nullopt when the file has no such check.
+std::optional<int> ParseHostConfigMaxGcc(std::string_view text);
+// An nvcc that is a shell script: the absolute .../bin/nvcc it runs, read, never executed.
+//   #!/bin/sh
+//   exec /usr/local/cuda-13.0/bin/nvcc "$@"
+// nullopt for a binary, or a script that names no absolute nvcc.
+std::optional<std::string> ParseNvccWrapper(std::string_view text);
 
 // cudnn_version.h (8+) or cudnn.h (7):
 //   #define CUDNN_MAJOR 9

@@ -1,13 +1,17 @@
 // Python environment probe. Nothing is executed: interpreters are found by name and every fact
 // comes from files read as text with a size cap. Sources, in order:
-//   discovery: --python PATH, VIRTUAL_ENV, $PWD/.venv, CONDA_PREFIX, interpreters on PATH
-//              (pyenv shims skipped), /usr/bin and /usr/local/bin, pyenv versions ($PYENV_ROOT or
-//              ~/.pyenv), conda/mamba roots and their envs/ (~/.conda/environments.txt too),
-//              uv-managed Pythons (~/.local/share/uv/python)
+//   discovery: --python PATH, VIRTUAL_ENV, $PWD/.venv, the environment cudamatch itself runs from
+//              (a venv, pipx or uv tool env: <prefix>/bin/cudamatch beside <prefix>/pyvenv.cfg),
+//              CONDA_PREFIX, interpreters on PATH (pyenv shims skipped), /usr/bin and
+//              /usr/local/bin, pyenv versions ($PYENV_ROOT or ~/.pyenv), conda/mamba roots and their
+//              envs/ (~/.conda/environments.txt too), uv-managed Pythons (~/.local/share/uv/python)
+//   active:    VIRTUAL_ENV, else CONDA_PREFIX, else the first interpreter on PATH (for pyenv
+//              shims: PYENV_VERSION, else <pyenv root>/version)
 //   version:   pyvenv.cfg (version, version_info), the interpreter's name (python3.11), the
 //              single lib/pythonX.Y directory
-//   packages:  each site-packages / dist-packages directory (user site for non-venv
-//              environments); see packages.cc
+//   packages:  each site-packages / dist-packages directory under lib and lib64 (real
+//              directories or links, each scanned once), the user site for non-venv
+//              environments; all of them one environment; see packages.cc
 #include <algorithm>
 #include <set>
 
@@ -133,6 +137,10 @@ std::vector<Candidate> Discover(const ProbeInput& in) {
   }
   if (!in.Env("VIRTUAL_ENV").empty()) out.push_back(FromPrefix(in.Env("VIRTUAL_ENV"), "venv", "env:VIRTUAL_ENV"));
   if (in.fs->IsFile(in.cwd + "/.venv/pyvenv.cfg")) out.push_back(FromPrefix(in.cwd + "/.venv", "venv", "./.venv"));
+  std::string self_prefix(Dirname(Dirname(in.self_exe)));
+  if (!in.self_exe.empty() && in.fs->IsFile(self_prefix + "/pyvenv.cfg")) {
+    out.push_back(FromPrefix(self_prefix, "venv", "cudamatch's own environment"));
+  }
   AddConda(in, out);
   for (const std::string& dir : PathDirs(in)) AddInterpretersIn(in, dir, "PATH", out);
   for (const char* dir : {"/usr/local/bin", "/usr/bin"}) AddInterpretersIn(in, dir, dir, out);
@@ -197,17 +205,54 @@ std::string FindExecutable(const Fs& fs, const PythonEnv& env) {
 void FillSitePackages(const ProbeInput& in, PythonEnv& env) {
   if (!env.version) return;
   std::string py = "python" + env.version->ToString();
-  std::vector<std::string> dirs = {env.prefix + "/lib/" + py + "/site-packages"};
+  std::vector<std::string> dirs = {env.prefix + "/lib/" + py + "/site-packages",
+                                   env.prefix + "/lib64/" + py + "/site-packages"};
   if (env.prefix == "/usr" || env.prefix == "/usr/local") {
     dirs = {"/usr/local/lib/" + py + "/dist-packages", "/usr/lib/python3/dist-packages",
             "/usr/lib/" + py + "/dist-packages", "/usr/local/lib/" + py + "/site-packages",
-            "/usr/lib/" + py + "/site-packages"};
+            "/usr/local/lib64/" + py + "/site-packages", "/usr/lib/" + py + "/site-packages",
+            "/usr/lib64/" + py + "/site-packages"};
   }
   if (env.kind != "venv" && !in.Home().empty()) {
     dirs.insert(dirs.begin(), in.Home() + "/.local/lib/" + py + "/site-packages");
   }
+  std::set<std::string> seen;  // lib64 is often a link to lib: scan each real directory once
   for (const std::string& d : dirs) {
-    if (in.fs->IsDir(d)) env.site_packages.push_back(d);
+    auto real = in.fs->Resolve(d);
+    if (in.fs->IsDir(d) && real && seen.insert(*real).second) env.site_packages.push_back(d);
+  }
+}
+
+// The prefix a bare `python` runs in this shell, and why; "" when none is known.
+std::pair<std::string, std::string> ActivePrefix(const ProbeInput& in) {
+  for (const char* var : {"VIRTUAL_ENV", "CONDA_PREFIX"}) {
+    if (!in.Env(var).empty()) return {NormalizePath(in.Env(var)), var};
+  }
+  for (const std::string& dir : PathDirs(in)) {
+    if (EndsWith(dir, "/shims")) {
+      std::string root(Dirname(dir));
+      if (!in.Env("PYENV_VERSION").empty()) return {root + "/versions/" + in.Env("PYENV_VERSION"), "PYENV_VERSION"};
+      auto text = in.fs->Read(root + "/version", kSmallFileCap);
+      std::string version = text ? std::string(Trim(Lines(*text).empty() ? "" : Lines(*text).front())) : "";
+      if (!version.empty() && version != "system") return {root + "/versions/" + version, "pyenv version"};
+      continue;
+    }
+    for (const std::string& name : {"python", "python3"}) {
+      if (auto c = FromExecutable(*in.fs, dir + "/" + name, "PATH")) return {c->prefix, "PATH"};
+    }
+  }
+  return {"", ""};
+}
+
+void MarkActive(const ProbeInput& in, Snapshot& snap) {
+  auto [prefix, reason] = ActivePrefix(in);
+  if (prefix.empty()) return;
+  auto resolved = in.fs->Resolve(prefix);
+  for (PythonEnv& env : snap.pythons) {
+    if (env.prefix != prefix && (!resolved || env.prefix != *resolved)) continue;
+    env.active = true;
+    env.active_reason = reason;
+    return;
   }
 }
 
@@ -253,6 +298,7 @@ void ProbePythons(const ProbeInput& in, Snapshot& snap) {
     trail.Found(env.prefix, env.version ? "Python " + env.version->ToString() : "Python version unknown");
     snap.pythons.push_back(std::move(env));
   }
+  MarkActive(in, snap);
 }
 
 }  // namespace cudamatch

@@ -89,6 +89,8 @@ struct ToolkitInfo {
   bool has_nvcc = false;
   bool active = false;
   std::string active_reason;  // "PATH", "CUDA_HOME", "/usr/local/cuda"
+  std::optional<int> max_gcc;  // the newest GCC major its crt/host_config.h accepts
+  std::string max_gcc_source;
 };
 
 struct CudnnInfo {
@@ -157,8 +159,10 @@ struct PythonEnv {
   std::string version_source;
   std::string kind;  // "system", "venv", "conda", "pyenv", "uv", "given"
   std::string name;  // conda env name, pyenv version
+  bool active = false;        // the environment a bare `python` in this shell runs
+  std::string active_reason;  // "VIRTUAL_ENV", "CONDA_PREFIX", "PYENV_VERSION", "pyenv version", "PATH"
   std::vector<std::string> found_by;
-  std::vector<std::string> site_packages;
+  std::vector<std::string> site_packages;  // every site directory (lib and lib64), one environment
   std::map<std::string, PackageInfo> packages;  // torch, torchvision, torchaudio, triton, nvidia-*
   std::vector<ExtensionInfo> extensions;         // distributions shipping CUDA shared objects
 };

@@ -1,9 +1,10 @@
 // CUDA toolkit probe: every toolkit, and which one is active. Sources, in order:
-//   locations: nvcc on PATH, CUDA_HOME, CUDA_PATH, CUDA_ROOT, /usr/local/cuda*, /opt/cuda*,
+//   locations: nvcc on PATH (links and wrapper scripts followed by reading them), CUDA_HOME, CUDA_PATH, CUDA_ROOT, /usr/local/cuda*, /opt/cuda*,
 //              Debian's /usr/lib/cuda (+ /usr/bin/nvcc), conda environments with bin/nvcc,
 //              pip's nvidia-cuda-nvcc wheels (site-packages/nvidia/cuda_nvcc, nvidia/cu13)
 //   version:   version.json, version.txt, include/cuda.h (CUDA_VERSION), the
 //              nvidia_cuda_nvcc dist-info name beside it, the conda-meta record of cuda-nvcc
+//   host GCC:  include/crt/host_config.h (the "#if __GNUC__ > N" check nvcc makes)
 //   active:    the first nvcc on PATH, else CUDA_HOME / CUDA_PATH, else the /usr/local/cuda link
 #include <algorithm>
 
@@ -74,17 +75,50 @@ void FillVersion(const Fs& fs, ToolkitInfo& t, Trail& trail) {
   else trail.Missing(p, "no version.json, version.txt or cuda.h");
 }
 
+void FillHostCompilerLimit(const Fs& fs, ToolkitInfo& t, Trail& trail) {
+  for (const char* header : {"/include/crt/host_config.h", "/targets/x86_64-linux/include/crt/host_config.h",
+                             "/targets/sbsa-linux/include/crt/host_config.h", "/include/host_config.h"}) {
+    auto text = fs.Read(t.path + header, kMetadataCap);
+    if (!text) continue;
+    if ((t.max_gcc = ParseHostConfigMaxGcc(*text))) {
+      t.max_gcc_source = t.path + header;
+      trail.Found(t.max_gcc_source, "GCC up to " + std::to_string(*t.max_gcc));
+      return;
+    }
+  }
+}
+
 void AddEnv(const ProbeInput& in, std::vector<Location>& out) {
   for (const char* var : {"CUDA_HOME", "CUDA_PATH", "CUDA_ROOT"}) {
     if (!in.Env(var).empty()) out.push_back({in.Env(var), std::string("env:") + var, "system"});
   }
 }
 
-void AddPath(const ProbeInput& in, std::vector<Location>& out) {
+// The real nvcc behind a PATH entry: links resolved, wrapper scripts read (never run) and
+// followed to the nvcc they exec, at most four deep. nullopt when it leads to no nvcc binary.
+std::optional<std::string> RealNvcc(const Fs& fs, const std::string& nvcc, Trail& trail) {
+  std::string path = nvcc;
+  for (int depth = 0; depth < 4; ++depth) {
+    auto real = fs.Resolve(path);
+    if (!real || !fs.IsFile(*real)) return std::nullopt;
+    auto head = fs.Read(*real, 4096);
+    if (!head || !StartsWith(*head, "#!")) return *real;
+    auto target = ParseNvccWrapper(*head);
+    if (!target) {
+      trail.Missing(*real, "a script that names no nvcc");
+      return std::nullopt;
+    }
+    trail.Found(*real, "a script that runs " + *target);
+    path = *target;
+  }
+  return std::nullopt;
+}
+
+void AddPath(const ProbeInput& in, std::vector<Location>& out, Trail& trail) {
   for (const std::string& dir : PathDirs(in)) {
     std::string nvcc = dir + "/nvcc";
     if (!in.fs->IsFile(nvcc)) continue;
-    auto real = in.fs->Resolve(nvcc);
+    auto real = RealNvcc(*in.fs, nvcc, trail);
     if (!real) continue;
     std::string root(Dirname(Dirname(*real)));
     if (root == "/usr" && in.fs->IsDir("/usr/lib/cuda")) root = "/usr/lib/cuda";  // Debian's layout
@@ -152,7 +186,7 @@ void MarkActive(const ProbeInput& in, Snapshot& snap, const std::vector<Location
 void ProbeToolkits(const ProbeInput& in, Snapshot& snap) {
   Trail trail(snap, "toolkits");
   std::vector<Location> locations;
-  AddPath(in, locations);
+  AddPath(in, locations, trail);
   AddEnv(in, locations);
   AddGlob(in, "/usr/local", locations);
   AddGlob(in, "/opt", locations);
@@ -179,6 +213,7 @@ void ProbeToolkits(const ProbeInput& in, Snapshot& snap) {
     t.kind = l.kind;
     t.has_nvcc = in.fs->IsFile(t.path + "/bin/nvcc");
     FillVersion(*in.fs, t, trail);
+    FillHostCompilerLimit(*in.fs, t, trail);
     snap.toolkits.push_back(std::move(t));
   }
   MarkActive(in, snap, locations);

@@ -131,6 +131,8 @@ Json PythonJson(const PythonEnv& e) {
   j["version_source"] = OptText(e.version_source);
   j["kind"] = e.kind;
   j["name"] = OptText(e.name);
+  j["active"] = e.active;
+  j["active_reason"] = OptText(e.active_reason);
   j["found_by"] = StringList(e.found_by);
   j["site_packages"] = StringList(e.site_packages);
   Json pkgs = Json::object();
@@ -189,6 +191,7 @@ Json FindingJson(const Finding& f) {
   }
   j["evidence"] = evidence;
   j["fix"] = OptText(f.fix);
+  j["fix_next"] = OptText(f.fix_next);
   j["topic"] = f.topic;
   j["args"] = ArgsJson(f.args);
   return j;
@@ -204,7 +207,8 @@ Json DoctorJson(const Snapshot& snap, const std::vector<Finding>& findings) {
   for (const ToolkitInfo& t : snap.toolkits) {
     toolkits.push_back(Json{{"version", OptString(t.version)}, {"path", t.path}, {"active", t.active},
                             {"active_reason", OptText(t.active_reason)}, {"kind", t.kind}, {"nvcc", t.has_nvcc},
-                            {"version_source", OptText(t.version_source)}, {"found_by", StringList(t.found_by)}});
+                            {"version_source", OptText(t.version_source)}, {"found_by", StringList(t.found_by)},
+                            {"max_gcc", t.max_gcc ? Json(*t.max_gcc) : Json()}, {"max_gcc_source", OptText(t.max_gcc_source)}});
   }
   for (const CudnnInfo& c : snap.cudnn) {
     cudnn.push_back(Json{{"version", OptString(c.version)}, {"path", c.path}, {"kind", c.kind}, {"source", c.source}});

@@ -153,8 +153,9 @@ std::string PythonSection(const Snapshot& s, const TextOptions& o) {
   if (s.pythons.empty()) return out + "  " + Tr(L, "doctor.pythons.none") + "\n";
   for (const PythonEnv& e : s.pythons) {
     std::string version = e.version ? "Python " + e.version->ToString() : "Python ?";
-    out += "  " + o.style.Cyan(e.prefix) + "  " + version + "  " + Tr(L, "pykind." + e.kind) +
-           (e.name.empty() ? "" : " '" + e.name + "'") + "\n";
+    std::string active = e.active ? "  " + Tr(L, "doctor.toolkits.active", {{"reason", e.active_reason}}) : "";
+    out += std::string(e.active ? "  * " : "    ") + o.style.Cyan(e.prefix) + "  " + version + "  " + Tr(L, "pykind." + e.kind) +
+           (e.name.empty() ? "" : " '" + e.name + "'") + active + "\n";
     std::vector<std::string> pkgs;
     for (const char* name : {"torch", "torchvision", "torchaudio", "triton"}) {
       if (auto it = e.packages.find(name); it != e.packages.end()) pkgs.push_back(PackageLine(it->second, L));
@@ -203,6 +204,7 @@ std::string RenderFinding(const Finding& f, const TextOptions& o) {
   out += "    " + Labelled(L, "finding.why", TrArgs(L, "finding." + f.id + ".why", f.args)) + "\n";
   for (const EvidenceItem& e : f.evidence) out += "    " + Labelled(L, "finding.evidence", TrArgs(L, e.id, e.args)) + "\n";
   if (!f.fix.empty()) out += "    " + Labelled(L, "finding.fix", o.style.Green(f.fix)) + "\n";
+  if (!f.fix_next.empty()) out += "    " + Labelled(L, "finding.fix_next", o.style.Green(f.fix_next)) + "\n";
   if (!f.topic.empty()) out += "    " + o.style.Dim(Tr(L, "finding.more", {{"topic", f.topic}})) + "\n";
   return out;
 }

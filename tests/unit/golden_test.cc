@@ -1,7 +1,7 @@
 // Golden whole-binary runs. Each tests/golden/<case>.args holds the arguments, one per line; a
 // first line "@machine NAME" runs against tests/fixtures/machines/NAME (--root and its env
 // file). The expected stdout, stderr and exit code are in <case>.out; the source directory is
-// written as $SRC. CUDAMATCH_UPDATE_GOLDEN=1 rewrites the .out files.
+// written as $SRC. CUDAMATCH_UPDATE_GOLDEN=1 rewrites the .out files that differ, and fails.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -70,29 +70,60 @@ std::vector<std::filesystem::path> Cases() {
   return files;
 }
 
-TEST(Golden, WholeBinaryRunsMatch) {
-  bool update = std::getenv("CUDAMATCH_UPDATE_GOLDEN") != nullptr;
-  std::vector<std::filesystem::path> cases = Cases();
-  ASSERT_GE(cases.size(), 20u);
-  for (const auto& file : cases) {
-    GoldenCase c = Load(file);
-    std::string actual = Render(testing::RunCudamatch(c.args, c.env));
-    std::filesystem::path expected_file = file;
-    expected_file.replace_extension(".out");
-    if (update) {
-      std::ofstream(expected_file, std::ios::binary) << actual;
-      continue;
-    }
-    std::ifstream in(expected_file, std::ios::binary);
-    std::ostringstream expected;
-    expected << in.rdbuf();
-    EXPECT_EQ(expected.str(), actual) << "golden case " << c.name << " (CUDAMATCH_UPDATE_GOLDEN=1 rewrites it)";
+std::vector<std::string> CaseNames() {
+  std::vector<std::string> names;
+  for (const auto& file : Cases()) names.push_back(file.stem().string());
+  return names;
+}
+
+// One test per case. CUDAMATCH_UPDATE_GOLDEN=1 rewrites a differing .out file and fails, so
+// every regenerated golden is read (git diff tests/golden) before it is committed.
+class GoldenRun : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(GoldenRun, MatchesStoredOutput) {
+  std::filesystem::path file = SourceDir() + "/tests/golden/" + GetParam() + ".args";
+  GoldenCase c = Load(file);
+  std::string actual = Render(testing::RunCudamatch(c.args, c.env));
+  std::filesystem::path expected_file = file;
+  expected_file.replace_extension(".out");
+  std::ifstream in(expected_file, std::ios::binary);
+  std::ostringstream expected;
+  expected << in.rdbuf();
+  if (expected.str() == actual) return;
+  if (std::getenv("CUDAMATCH_UPDATE_GOLDEN") != nullptr) {
+    std::ofstream(expected_file, std::ios::binary) << actual;
+    FAIL() << "rewrote " << expected_file.filename() << ": read `git diff tests/golden`, then run again without "
+           << "CUDAMATCH_UPDATE_GOLDEN";
   }
+  EXPECT_EQ(expected.str(), actual) << "golden case " << c.name
+                                    << " (CUDAMATCH_UPDATE_GOLDEN=1 rewrites it; the run still fails)";
+}
+
+std::string TestName(const ::testing::TestParamInfo<std::string>& info) {
+  std::string name = info.param;
+  for (char& ch : name) {
+    if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+  }
+  return name;
+}
+
+INSTANTIATE_TEST_SUITE_P(Cases, GoldenRun, ::testing::ValuesIn(CaseNames()), TestName);
+
+TEST(Golden, EveryCaseHasArgumentsAndOutput) {
+  size_t outs = 0;
+  for (const auto& e : std::filesystem::directory_iterator(SourceDir() + "/tests/golden")) {
+    if (e.path().extension() != ".out") continue;
+    ++outs;
+    std::filesystem::path args = e.path();
+    EXPECT_TRUE(std::filesystem::exists(args.replace_extension(".args"))) << e.path() << " has no .args";
+  }
+  EXPECT_EQ(outs, Cases().size()) << "every .args needs its .out";
+  EXPECT_GE(outs, 20u);
 }
 
 // What a person reads never shows the code's own words: no message id (a missing translation
 // prints its id) and no NVML status code, which the text turns into a sentence ("nvml.<code>").
-// Reads the stored outputs, which Golden.WholeBinaryRunsMatch holds equal to the binary's.
+// Reads the stored outputs, which GoldenRun holds equal to the binary's.
 TEST(Golden, TextShowsNoMessageIdsOrStatusCodes) {
   std::vector<std::string> words;
   size_t codes = 0;

@@ -170,3 +170,20 @@ TEST(CondaAndPip, EnvironmentsTxtAndPipConf) {
 
 }  // namespace
 }  // namespace cudamatch
+
+namespace cudamatch {
+namespace {
+
+// Wrapper scripts as found on PATH: Debian 12 testbed's /usr/local/bin/nvcc (verbatim), a
+// quoted variant and scripts that name no fixed nvcc.
+TEST(Parsers, NvccWrapperNamesTheNvccItRuns) {
+  EXPECT_EQ(ParseNvccWrapper("#!/bin/sh\nexec /usr/local/cuda-13.0/bin/nvcc \"$@\"\n"), "/usr/local/cuda-13.0/bin/nvcc");
+  EXPECT_EQ(ParseNvccWrapper("#!/bin/bash\n# CUDA 12.4\nexec \"/opt/cuda-12.4/bin/nvcc\" \"$@\"\n"), "/opt/cuda-12.4/bin/nvcc");
+  EXPECT_EQ(ParseNvccWrapper("#!/bin/sh\nexec $CUDA_HOME/bin/nvcc \"$@\"\n"), std::nullopt);
+  EXPECT_EQ(ParseNvccWrapper("#!/bin/sh\necho hello\n"), std::nullopt);
+  EXPECT_EQ(ParseNvccWrapper(std::string("\x7f" "ELF\x02\x01\x01", 7) + "/usr/local/cuda/bin/nvcc"), std::nullopt);
+  EXPECT_EQ(ParseNvccWrapper(""), std::nullopt);
+}
+
+}  // namespace
+}  // namespace cudamatch
