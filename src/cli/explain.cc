@@ -1,4 +1,5 @@
 // cudamatch explain [topic]: the layers and rules, in plain words.
+#include "core/text.h"
 #include "cli/common.h"
 #include "report/explain.h"
 
@@ -10,7 +11,7 @@ RunFn RegisterExplain(CLI::App& app) {
   sub->add_option("topic", *topic, "A topic; without one, the list");
   return [topic](Context& ctx) {
     if (!topic->empty() && !IsExplainTopic(*topic)) {
-      return Fail("unknown topic '" + *topic + "'" + ExplainDidYouMean(*topic) + "; run `cudamatch explain` for the list");
+      return Fail("unknown topic " + Quote(*topic) + ExplainDidYouMean(*topic) + "; run `cudamatch explain` for the list");
     }
     if (ctx.flags.json) Print(JsonText(ExplainJson(*topic)));
     else Print(RenderExplain(*topic, ctx.text()));

@@ -152,6 +152,43 @@ std::optional<GpuAnswer> AnswerGpu(const Catalog& c, const ComputeCapability& cc
   return a;
 }
 
+std::vector<const GpuModel*> GpusWithCc(const Catalog& c, const ComputeCapability& cc) {
+  std::vector<const GpuModel*> out;
+  for (const GpuModel& g : c.gpus) {
+    if (g.cc == cc) out.push_back(&g);
+  }
+  return out;
+}
+
+// Compute capabilities of known GPUs with the same major ("8.0 8.6 8.7 8.9"), else all majors.
+std::vector<std::string> KnownCcNear(const Catalog& c, const ComputeCapability& cc) {
+  std::set<std::string> same, all;
+  for (const GpuModel& g : c.gpus) {
+    (g.cc.major == cc.major ? same : all).insert(g.cc.Sm());
+  }
+  const std::set<std::string>& pick = same.empty() ? all : same;
+  return {pick.begin(), pick.end()};
+}
+
+// A fragment names no model: no digit in it and several models match ("rtx", "sm_"), or it is
+// only a prefix of sm_/compute_ syntax. Such a query gets the list, never a silent pick.
+std::string AlnumLower(std::string_view text) {
+  std::string out;
+  for (unsigned char ch : text) {
+    if (std::isalnum(ch)) out += static_cast<char>(std::tolower(ch));
+  }
+  return out;
+}
+
+bool IsFragment(const std::string& text, const GpuMatch& m) {
+  std::string key = AlnumLower(text);
+  if (StartsWith(key, "sm") || StartsWith(key, "compute")) return true;  // not a cc (that parsed above)
+  if (std::any_of(key.begin(), key.end(), [](unsigned char ch) { return std::isdigit(ch); })) return false;
+  if (m.models.size() > 1) return true;
+  std::string name = AlnumLower(m.models.front()->name);
+  return !(name == key || (EndsWith(name, key) && key.size() >= 6));
+}
+
 LookupResult GpuLookup(const Catalog& c, const LookupQuery& q) {
   LookupResult r{q, {}, {}, {}, {}, {}};
   std::string text(Trim(q.text));
@@ -167,12 +204,25 @@ LookupResult GpuLookup(const Catalog& c, const LookupQuery& q) {
     }
   }
   if (auto cc = ComputeCapability::Parse(text)) {
+    if (ArchitectureFor(c, *cc) == nullptr && GpusWithCc(c, *cc).empty()) {
+      r.not_found = NotFound{"compute capability " + cc->ToString(), KnownCcNear(c, *cc)};
+      return r;
+    }
     r.gpu = AnswerGpu(c, *cc, {});
     return r;
   }
   GpuMatch m = MatchGpuName(c, text);
-  if (m.models.empty()) {
-    r.not_found = NotFound{"GPU " + Quote(text), m.suggestions};
+  if (m.models.empty() || IsFragment(text, m)) {
+    std::vector<std::string> names = m.suggestions;
+    std::string key = AlnumLower(text);
+    if (StartsWith(key, "sm") || StartsWith(key, "compute")) {
+      r.not_found = NotFound{"GPU " + Quote(text), KnownCcNear(c, ComputeCapability{})};
+      return r;
+    }
+    for (const GpuModel& g : c.gpus) {
+      if (names.size() < 12 && !key.empty() && AlnumLower(g.name).find(key) != std::string::npos) names.emplace_back(g.name);
+    }
+    r.not_found = NotFound{"GPU " + Quote(text), names};
     return r;
   }
   r.gpu = AnswerGpu(c, m.models.front()->cc, m.models);
@@ -194,7 +244,11 @@ Result<LookupQuery> ParseLookupQuery(const std::vector<std::string>& args) {
   size_t sep = joined.find_first_of("= ");
   if (sep == std::string::npos) return Err("expected NAME==VERSION, got " + Quote(joined));
   name = ToLower(Trim(joined.substr(0, sep)));
-  version = std::string(Trim(joined.substr(joined.find_first_not_of("= ", sep))));
+  size_t value = joined.find_first_not_of("= ", sep);
+  if (name.empty() || value == std::string::npos) {
+    return Err("expected NAME==VERSION, got " + Quote(joined) + " (e.g. torch==2.3.1, cuda==12.4, driver==550.54.14)");
+  }
+  version = std::string(Trim(joined.substr(value)));
   static const std::pair<const char*, LookupQuery::Kind> kKinds[] = {
       {"torch", LookupQuery::Kind::kTorch},   {"pytorch", LookupQuery::Kind::kTorch},
       {"torchvision", LookupQuery::Kind::kTorchvision}, {"torchaudio", LookupQuery::Kind::kTorchaudio},

@@ -8,6 +8,9 @@ namespace cudamatch {
 
 namespace {
 
+// " (text)" in English, "（text）" in Chinese.
+std::string Paren(Lang L, const std::string& text) { return Tr(L, "common.paren", {{"text", text}}); }
+
 std::string Section(const std::string& id, const TextOptions& o) { return "\n" + o.style.Bold(Tr(o.lang, id)) + "\n"; }
 
 std::string Gib(uint64_t bytes) {
@@ -46,7 +49,7 @@ std::string DriverSection(const Snapshot& s, const TextOptions& o) {
   const DriverInfo& d = s.driver;
   std::vector<std::vector<std::string>> rows;
   if (d.kernel_version) {
-    rows.push_back({Tr(L, "doctor.driver.kernel"), d.kernel_version->text + " (" + Tr(L, "flavor." + d.kernel_flavor) + ")",
+    rows.push_back({Tr(L, "doctor.driver.kernel"), d.kernel_version->text + Paren(L, Tr(L, "flavor." + d.kernel_flavor)),
                     o.style.Dim(d.kernel_source)});
   } else {
     rows.push_back({Tr(L, "doctor.driver.kernel"), Tr(L, d.wsl ? "doctor.driver.kernel_wsl" : "doctor.driver.kernel_none"), ""});
@@ -73,7 +76,7 @@ std::string GpuSection(const Snapshot& s, const TextOptions& o) {
   if (s.gpus.empty()) return Section("doctor.section.gpus", o) + "  " + Tr(L, "doctor.gpus.none") + "\n";
   std::vector<std::vector<std::string>> rows;
   for (const GpuInfo& g : s.gpus) {
-    std::string cc = g.cc ? g.cc->ToString() + " (" + g.cc->Sm() + (g.architecture.empty() ? "" : ", " + g.architecture) + ")"
+    std::string cc = g.cc ? g.cc->ToString() + Paren(L, g.cc->Sm() + (g.architecture.empty() ? "" : Tr(L, "common.list_sep") + g.architecture))
                           : Tr(L, "common.unknown");
     rows.push_back({std::to_string(g.index), g.name.empty() ? Tr(L, "common.unknown") : g.name, cc,
                     g.memory_bytes ? Gib(*g.memory_bytes) : "", g.pci_bus_id, o.style.Dim(g.source)});
@@ -104,9 +107,9 @@ std::string CudnnSection(const Snapshot& s, const TextOptions& o) {
 
 std::string PackageLine(const PackageInfo& p, Lang L) {
   std::string out = p.name + " " + OrUnknown(p.version, L);
-  if (p.cuda) out += " (CUDA " + p.cuda->MajorMinor() + ")";
-  else if (p.hip) out += " (ROCm " + *p.hip + ")";
-  else if (p.variant == "cpu") out += " (CPU)";
+  if (p.cuda) out += Paren(L, "CUDA " + p.cuda->MajorMinor());
+  else if (p.hip) out += Paren(L, "ROCm " + *p.hip);
+  else if (p.variant == "cpu") out += Paren(L, "CPU");
   return out;
 }
 
@@ -221,7 +224,8 @@ std::string RenderTrail(const std::vector<Evidence>& trail, const TextOptions& o
 
 std::string RenderDoctor(const Snapshot& s, const std::vector<Finding>& findings, const TextOptions& o) {
   Lang L = o.lang;
-  std::string out = o.style.Bold(Tr(L, "doctor.title")) + (s.root == "/" ? "" : "  " + Tr(L, "doctor.root", {{"root", s.root}})) + "\n";
+  std::string root = s.root == "/" ? "" : Tr(L, "doctor.root", {{"root", s.root}});
+  std::string out = o.style.Bold(Tr(L, "doctor.title")) + (root.empty() || StartsWith(root, "（") ? "" : "  ") + root + "\n";
   out += ThreeCudas(s, o) + DriverSection(s, o) + GpuSection(s, o) + ToolkitSection(s, o) + CudnnSection(s, o) +
          PythonSection(s, o) + HostSection(s, o);
   out += Section("doctor.section.findings", o);

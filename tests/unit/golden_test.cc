@@ -147,5 +147,20 @@ TEST(Golden, TextShowsNoMessageIdsOrStatusCodes) {
   EXPECT_GE(text_cases, 10);
 }
 
+// What the Chinese output shows keeps Chinese punctuation where the code joins pieces (a label
+// and its text): no space after a full-width colon. Reads the stored -zh outputs.
+TEST(Golden, ChineseOutputHasNoSpaceAfterFullWidthColon) {
+  int zh_cases = 0;
+  for (const auto& file : Cases()) {
+    std::string name = file.stem().string();
+    if (!EndsWith(name, "-zh")) continue;
+    ++zh_cases;
+    std::string text = testing::ReadSource("tests/golden/" + name + ".out");
+    EXPECT_EQ(text.find("： "), std::string::npos) << name;
+    EXPECT_EQ(text.find(" （"), std::string::npos) << name;
+  }
+  EXPECT_GE(zh_cases, 5);
+}
+
 }  // namespace
 }  // namespace cudamatch

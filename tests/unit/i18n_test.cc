@@ -99,3 +99,45 @@ TEST(Messages, MalformedCatalogLineIsAnError) {
 
 }  // namespace
 }  // namespace cudamatch
+
+namespace cudamatch {
+namespace {
+
+bool IsCjk(char32_t ch) { return (ch >= 0x4e00 && ch <= 0x9fff) || (ch >= 0x3000 && ch <= 0x303f) || (ch >= 0xff00 && ch <= 0xffef); }
+
+std::u32string Decode(const std::string& s) {
+  std::u32string out;
+  for (size_t i = 0; i < s.size();) {
+    unsigned char c = static_cast<unsigned char>(s[i]);
+    int n = c < 0x80 ? 1 : c < 0xe0 ? 2 : c < 0xf0 ? 3 : 4;
+    char32_t cp = n == 1 ? c : c & (0x3f >> (n - 1));
+    for (int k = 1; k < n && i + k < s.size(); ++k) cp = (cp << 6) | (static_cast<unsigned char>(s[i + k]) & 0x3f);
+    out += cp;
+    i += n;
+  }
+  return out;
+}
+
+// Chinese punctuation as Chinese guides write it: nothing after a full-width colon but the
+// text, no half-width comma or colon between Chinese characters, no space before a full-width
+// bracket or after an opening one.
+TEST(Messages, ChinesePunctuation) {
+  size_t checked = 0;
+  for (const MessageEntry& m : EmbeddedMessages(Lang::kZh)) {
+    std::u32string t = Decode(m.text);
+    for (size_t i = 0; i + 1 < t.size(); ++i) {
+      char32_t a = t[i], b = t[i + 1];
+      EXPECT_FALSE(a == U'：' && b == U' ') << m.id << ": space after full-width colon";
+      EXPECT_FALSE(a == U' ' && (b == U'（' || b == U'）')) << m.id << ": space before a full-width bracket";
+      EXPECT_FALSE(a == U'（' && b == U' ') << m.id << ": space after a full-width bracket";
+      if (i > 0 && (a == U',' || a == U':') && IsCjk(t[i - 1]) && (IsCjk(b) || (b == U' ' && i + 2 < t.size() && IsCjk(t[i + 2])))) {
+        ADD_FAILURE() << m.id << ": half-width '" << static_cast<char>(a) << "' between Chinese characters";
+      }
+    }
+    ++checked;
+  }
+  EXPECT_GT(checked, 200u);
+}
+
+}  // namespace
+}  // namespace cudamatch

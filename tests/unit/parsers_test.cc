@@ -187,3 +187,21 @@ TEST(Parsers, NvccWrapperNamesTheNvccItRuns) {
 
 }  // namespace
 }  // namespace cudamatch
+
+namespace cudamatch {
+namespace {
+
+// The GCC check of crt/host_config.h: CUDA 13.0's file on the build machine (lines 133-139,
+// verbatim) and the one-line form of older releases; clang-only checks and other files give none.
+TEST(Parsers, HostConfigMaxGcc) {
+  EXPECT_EQ(ParseHostConfigMaxGcc("#if defined(__GNUC__)\n\n#if __GNUC__ > 15\n\n#error -- unsupported GNU version! gcc "
+                                  "versions later than 15 are not supported!\n\n#endif /* __GNUC__ > 15 */\n"),
+            15);
+  EXPECT_EQ(ParseHostConfigMaxGcc("#if __GNUC__ > 8\n#error -- unsupported GNU version!\n#endif\n"), 8);
+  EXPECT_EQ(ParseHostConfigMaxGcc("#if (__clang_major__ >= 21) || (__clang_major__ < 3)\n"), std::nullopt);
+  EXPECT_EQ(ParseHostConfigMaxGcc("/* __GNUC__ > 15 */\n"), std::nullopt);
+  EXPECT_EQ(ParseHostConfigMaxGcc(""), std::nullopt);
+}
+
+}  // namespace
+}  // namespace cudamatch

@@ -230,6 +230,36 @@ TEST(PythonProbe, CondaVenvAndPackages) {
   EXPECT_EQ(s.cudnn[0].kind, "pip");
 }
 
+// cudamatch installed with `uv tool install` (or pipx) runs from its own tool environment, which
+// is found as a venv; VIRTUAL_ENV marks the shell's active one, a lib64 link is scanned once.
+TEST(PythonProbe, OwnToolEnvironmentAndTheActiveOne) {
+  Machine m;
+  const std::string tool = "/home/u/.local/share/uv/tools/cudamatch";
+  m.fs.AddFile(tool + "/pyvenv.cfg", "home = /usr/bin\nversion_info = 3.12.1\n");
+  m.fs.AddFile(tool + "/bin/cudamatch", "");
+  m.fs.AddFile(tool + "/lib/python3.12/site-packages/torch/version.py", "__version__ = '2.3.1+cpu'\ncuda = None\n");
+  m.fs.AddSymlink(tool + "/lib64", "lib");
+  m.fs.AddFile("/home/u/venv/pyvenv.cfg", "home = /usr/bin\nversion = 3.11.7\n");
+  ProbeInput in = m.Input(false);
+  in.self_exe = tool + "/bin/cudamatch";
+  in.env["VIRTUAL_ENV"] = "/home/u/venv";
+  Snapshot s = TakeSnapshot(in);
+  const PythonEnv* own = nullptr;
+  const PythonEnv* venv = nullptr;
+  for (const PythonEnv& e : s.pythons) {
+    if (e.prefix == tool) own = &e;
+    if (e.prefix == "/home/u/venv") venv = &e;
+  }
+  ASSERT_NE(own, nullptr);
+  ASSERT_NE(venv, nullptr);
+  EXPECT_EQ(own->found_by.front(), "cudamatch's own environment");
+  EXPECT_EQ(own->site_packages.size(), 1u);  // lib64 -> lib is the same directory
+  EXPECT_EQ(own->packages.at("torch").version->ToString(), "2.3.1+cpu");
+  EXPECT_FALSE(own->active);
+  EXPECT_TRUE(venv->active);
+  EXPECT_EQ(venv->active_reason, "VIRTUAL_ENV");
+}
+
 TEST(PythonProbe, PypiBuildWithoutVersionPyUsesRequirements) {
   Machine m;
   const std::string site = "/home/u/.pyenv/versions/3.11.7/lib/python3.11/site-packages";

@@ -238,6 +238,31 @@ const std::vector<Case>& Cases() {
          s.host.pip_index_source = "/etc/pip.conf";
          return s;
        }, {"pip.mirror_default_only"}, {}},
+      {"nvidia wheel at another version than torch pins", [] {
+         Snapshot s = Base();
+         WithDriver(s, "550.54.14", "12.4");
+         PythonEnv& env = WithTorch(s, "2.4.0+cu121", "cu121", "12.1");
+         env.packages["torch"].nvidia_requirements = {"nvidia-cudnn-cu12==9.1.0.70", "nvidia-cublas-cu12==12.1.3.1"};
+         PackageInfo cudnn;
+         cudnn.name = "nvidia-cudnn-cu12";
+         cudnn.version = Pep440::Parse("8.9.2.26").value();
+         env.packages["nvidia-cudnn-cu12"] = cudnn;
+         PackageInfo cublas;
+         cublas.name = "nvidia-cublas-cu12";
+         cublas.version = Pep440::Parse("12.1.3.1").value();
+         env.packages["nvidia-cublas-cu12"] = cublas;
+         return s;
+       }, {"torch.nvidia_wheels_mismatch"}, {"torch.nvidia_wheels_missing"}},
+      {"torchaudio from another CUDA than torch", [] {
+         Snapshot s = Base();
+         PythonEnv& env = WithTorch(s, "2.3.1+cu121", "cu121", "12.1");
+         PackageInfo audio;
+         audio.name = "torchaudio";
+         audio.version = Pep440::Parse("2.3.1+cu118").value();
+         audio.variant = "cu118";
+         env.packages["torchaudio"] = audio;
+         return s;
+       }, {"torch.audio_cuda_mismatch"}, {"torch.vision_cuda_mismatch"}},
   };
   return kCases;
 }
