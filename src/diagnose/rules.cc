@@ -75,7 +75,8 @@ bool Same(const Finding& a, const Finding& b) { return a.id == b.id && Arg(a, "e
 }  // namespace
 
 FixCheck VerifyFix(const Snapshot& snap, const Catalog& c, const Finding& f, const std::vector<Finding>& before) {
-  if (!StartsWith(f.fix, "pip install ")) return FixCheck::kNotAPipInstall;
+  if (!IsPipInstall(f.fix)) return FixCheck::kNotAPipInstall;
+  if (!InstallsOnlyTorchPackages(f.fix)) return FixCheck::kNotModelled;
   auto after_snap = ApplyPipCommand(c, snap, Arg(f, "env"), f.fix);
   if (!after_snap) return FixCheck::kCannotApply;
   std::vector<Finding> after = RunRules(*after_snap, c);
@@ -91,7 +92,7 @@ std::vector<Finding> Diagnose(const Snapshot& snap, const Catalog& c) {
   std::vector<Finding> out = RunRules(snap, c);
   for (Finding& f : out) {
     FixCheck check = VerifyFix(snap, c, f, out);
-    if (check != FixCheck::kClears && check != FixCheck::kNotAPipInstall) f.fix.clear();
+    if (check == FixCheck::kStillThere || check == FixCheck::kRaisesError || check == FixCheck::kCannotApply) f.fix.clear();
   }
   std::stable_sort(out.begin(), out.end(),
                    [](const Finding& a, const Finding& b) { return a.severity < b.severity; });

@@ -20,14 +20,16 @@ struct Rule {
 const std::vector<Rule>& Rules();
 
 // Every rule's findings, most severe first (stable within a severity). Each fix that is a pip
-// install has been applied to the snapshot as if installed: it clears its finding and raises
-// no new error finding, or the finding carries no fix.
+// install of torch, torchvision or torchaudio has been applied to the snapshot as if installed:
+// it clears its finding and raises no new error finding, or the finding carries no fix.
 std::vector<Finding> Diagnose(const Snapshot& snap, const Catalog& c);
 
 // Every rule's findings as the rules emit them, fixes unchecked.
 std::vector<Finding> RunRules(const Snapshot& snap, const Catalog& c);
 
-enum class FixCheck { kClears, kStillThere, kRaisesError, kCannotApply, kNotAPipInstall };
+// kNotModelled: a pip install of other packages (nvidia-* wheels), which the snapshot model
+// does not apply; such fixes are printed unchecked.
+enum class FixCheck { kClears, kStillThere, kRaisesError, kCannotApply, kNotAPipInstall, kNotModelled };
 // What `f.fix` does when applied to `snap`; `before` are the findings of `snap`.
 FixCheck VerifyFix(const Snapshot& snap, const Catalog& c, const Finding& f, const std::vector<Finding>& before);
 

@@ -220,7 +220,11 @@ void CheckCandidateFits(State& s, const TorchRelease& t, const TorchVariant& v, 
     s.machine_problem = true;
     s.result.problems.push_back({"check.cpu_on_gpu", {{"candidate", t.torch.Public() + "+cpu"}, {"gpu", GpuName(s.spec)}}, {}, ""});
   }
-  for (Reason& r : CheckCandidate(s.c, PinSpec(s), t, v, nullptr)) reasons.push_back(std::move(r));
+  std::vector<Reason> caveats;
+  for (Reason& r : CheckCandidate(s.c, PinSpec(s), t, v, &caveats)) reasons.push_back(std::move(r));
+  for (Reason& c : caveats) {
+    if (c.id == "caveat.python_experimental") s.result.notes.push_back(std::move(c));
+  }
   if (reasons.empty()) return;
   s.machine_problem = true;
   s.result.problems.push_back({"check.machine", {{"candidate", t.torch.Public() + "+" + v.variant.tag}}, std::move(reasons), ""});
@@ -325,7 +329,10 @@ void Correct(State& s) {
   std::optional<Plan> plan = CorrectedPlan(s);
   if (!plan) return;
   const TorchRelease& t = *plan->release;
-  std::string tag = s.label.empty() ? "" : "+" + plan->variant->variant.tag;
+  // Local tags only where the command's index serves them (not PyPI's default build).
+  bool from_pypi = std::find(plan->commands.notes.begin(), plan->commands.notes.end(), "note.pypi_default") !=
+                   plan->commands.notes.end();
+  std::string tag = s.label.empty() || from_pypi ? "" : "+" + plan->variant->variant.tag;
   s.result.corrected.push_back("torch==" + t.torch.Public() + tag);
   if (!s.of[1].empty() && t.torchvision) s.result.corrected.push_back("torchvision==" + t.torchvision->Public() + tag);
   if (!s.of[2].empty() && t.torchaudio) s.result.corrected.push_back("torchaudio==" + t.torchaudio->Public());

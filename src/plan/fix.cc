@@ -1,5 +1,6 @@
 #include "plan/fix.h"
 
+#include "core/fs.h"
 #include "core/text.h"
 #include "plan/check.h"
 #include "plan/spec.h"
@@ -32,27 +33,53 @@ struct PipArgs {
   std::string tag;  // from an index URL
 };
 
+bool TakesValue(const std::string& opt) {
+  return opt == "-i" || opt == "--index-url" || opt == "--extra-index-url" || opt == "-f" || opt == "--find-links";
+}
+
 std::optional<PipArgs> ParsePip(const std::string& command) {
+  if (!IsPipInstall(command)) return std::nullopt;
   std::vector<std::string> words = SplitNonEmpty(command, ' ');
-  if (words.size() < 3 || words[0] != "pip" || words[1] != "install") return std::nullopt;
+  size_t i = 0;
+  while (i < words.size() && words[i] != "install") ++i;
   PipArgs out;
-  for (size_t i = 2; i < words.size(); ++i) {
+  for (++i; i < words.size(); ++i) {
     const std::string& w = words[i];
     if (StartsWith(w, "-")) {
+      if (!TakesValue(w)) continue;
       if (i + 1 < words.size() && out.tag.empty()) out.tag = VariantFromIndexUrl(words[i + 1]);
       ++i;
       continue;
     }
-    size_t eq = w.find("==");
+    std::string pin = w;
+    if (pin.size() >= 2 && (pin.front() == '\'' || pin.front() == '"') && pin.back() == pin.front()) {
+      pin = pin.substr(1, pin.size() - 2);
+    }
+    size_t eq = pin.find("==");
     if (eq == std::string::npos) return std::nullopt;
-    auto v = Pep440::Parse(w.substr(eq + 2));
+    auto v = Pep440::Parse(pin.substr(eq + 2));
     if (!v) return std::nullopt;
-    out.pins.push_back({w.substr(0, eq), *v});
+    out.pins.push_back({pin.substr(0, eq), *v});
   }
   return out;
 }
 
 }  // namespace
+
+bool IsPipInstall(const std::string& command) {
+  std::vector<std::string> w = SplitNonEmpty(command, ' ');
+  if (w.size() >= 2 && w[0] == "pip" && w[1] == "install") return true;
+  return w.size() >= 4 && StartsWith(Basename(w[0]), "python") && w[1] == "-m" && w[2] == "pip" && w[3] == "install";
+}
+
+bool InstallsOnlyTorchPackages(const std::string& command) {
+  auto args = ParsePip(command);
+  if (!args) return false;
+  for (const auto& [name, version] : args->pins) {
+    if (name != "torch" && name != "torchvision" && name != "torchaudio") return false;
+  }
+  return !args->pins.empty();
+}
 
 std::string TorchFixCommand(const Catalog& c, const Snapshot& s, const PythonEnv& env, bool full_driver) {
   MachineSpec spec = SpecFromSnapshot(s, &env);

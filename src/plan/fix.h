@@ -21,6 +21,11 @@ std::string TorchFixCommand(const Catalog& c, const Snapshot& s, const PythonEnv
 std::string CompanionFixCommand(const Catalog& c, const Snapshot& s, const PythonEnv& env, std::string_view package,
                                 const Pep440& version);
 
+// "pip install ...", "python -m pip install ...", "/env/bin/python3.10 -m pip install ...".
+bool IsPipInstall(const std::string& command);
+// A pip install whose pins are all torch, torchvision or torchaudio: what ApplyPipCommand models.
+bool InstallsOnlyTorchPackages(const std::string& command);
+
 // The snapshot after `command` (a pip install of torch / torchvision / torchaudio pins) ran in
 // the environment whose prefix is `env_prefix`; nullopt when the command is not such a pip
 // install or names a wheel the catalog cannot describe.

@@ -24,10 +24,14 @@ std::string SpecSummary(const MachineSpec& spec, Lang lang) {
 
 namespace {
 
+// Separators between clauses: full-width in Chinese.
+std::string Semicolon(Lang lang) { return lang == Lang::kZh ? "；" : "; "; }
+std::string Colon(Lang lang) { return lang == Lang::kZh ? "：" : ": "; }
+
 std::string ReasonsText(const std::vector<Reason>& reasons, Lang lang) {
   std::vector<std::string> parts;
   for (const Reason& r : reasons) parts.push_back(ReasonText(r, lang));
-  return Join(parts, "; ");
+  return Join(parts, Semicolon(lang));
 }
 
 // "2.7.1+cu128, 2.7.0+cu128: reason; reason", the members shortened unless verbose.
@@ -43,13 +47,13 @@ std::string GroupText(const RejectionGroup& g, const TextOptions& o) {
   std::vector<std::string> parts;
   for (const Reason* r : g.reasons) parts.push_back(ReasonText(*r, o.lang));
   if (parts.empty()) parts.push_back(Tr(o.lang, "plan.group_only_shared"));
-  return Join(names, ", ") + ": " + Join(parts, "; ");
+  return Join(names, ", ") + Colon(o.lang) + Join(parts, Semicolon(o.lang));
 }
 
 std::string RejectedText(const Plan& plan, const TextOptions& o) {
   std::string out;
   if (o.verbose) {
-    for (const Rejection& r : plan.rejected) out += "  " + r.candidate + ": " + ReasonsText(r.reasons, o.lang) + "\n";
+    for (const Rejection& r : plan.rejected) out += "  " + r.candidate + Colon(o.lang) + ReasonsText(r.reasons, o.lang) + "\n";
     return out;
   }
   RejectionSummary summary = GroupRejections(plan.rejected);

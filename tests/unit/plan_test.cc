@@ -143,5 +143,119 @@ TEST(Plan, PyPiMirrorServesTheDefaultVariant) {
   EXPECT_NE(p.commands.pip.find("-i https://pypi.tuna.tsinghua.edu.cn/simple"), std::string::npos);
 }
 
+bool HasSuggestion(const Plan& p, const std::string& id) {
+  for (const Reason& r : p.suggestions) {
+    if (r.id == id) return true;
+  }
+  return false;
+}
+
+std::string Arg(const Reason& r, const std::string& key) {
+  for (const auto& [k, v] : r.args) {
+    if (k == key) return v;
+  }
+  return "";
+}
+
+TEST(DriverWindow, BlackwellNeedsBranch570AndPascalEndsAt580) {
+  MachineSpec blackwell = Spec("565.57.01", {"12.0"}, nullptr);
+  std::vector<Reason> r = CheckDriverWindow(TheCatalog(), blackwell);
+  ASSERT_EQ(r.size(), 1u);
+  EXPECT_EQ(r[0].id, "reject.driver_below_arch");
+  EXPECT_EQ(Arg(r[0], "branch"), "570");
+  std::vector<Reason> pascal = CheckDriverWindow(TheCatalog(), Spec("590.44.01", {"6.1"}, nullptr));
+  ASSERT_EQ(pascal.size(), 1u);
+  EXPECT_EQ(pascal[0].id, "reject.driver_past_arch");
+  EXPECT_EQ(Arg(pascal[0], "branch"), "580");
+  EXPECT_TRUE(CheckDriverWindow(TheCatalog(), Spec("580.95.05", {"6.1", "12.0"}, nullptr)).empty());
+  EXPECT_TRUE(CheckDriverWindow(TheCatalog(), Spec(nullptr, {"3.7"}, nullptr)).empty());  // no driver: nothing to say
+}
+
+TEST(Plan, ARejectionListsEveryFailingConstraint) {
+  // Pascal on 590 with cu130: the driver cannot drive the GPU and the wheel has no sm_61.
+  MachineSpec s = Spec("590.44.01", {"6.1"}, "3.12");
+  s.torch = SpecifierSet::Parse("==2.9.0").value();
+  s.variant = "cu130";
+  Plan p = MakePlan(TheCatalog(), s);
+  ASSERT_EQ(p.release, nullptr);
+  ASSERT_EQ(p.rejected.size(), 1u);
+  EXPECT_TRUE(HasReason(p.rejected[0], "reject.driver_past_arch"));
+  EXPECT_TRUE(HasReason(p.rejected[0], "reject.no_kernels"));
+  EXPECT_EQ(p.rejected[0].line, "2.9");
+}
+
+TEST(Plan, TorchWithALocalTagPicksThatVariant) {
+  MachineSpec s = Spec(nullptr, {"8.6"}, nullptr);
+  s.torch = SpecifierSet::Parse("==2.5.1").value();
+  s.variant = "cu121";
+  Plan p = MakePlan(TheCatalog(), s);
+  ASSERT_NE(p.release, nullptr);
+  EXPECT_EQ(p.variant->variant.tag, "cu121");
+  EXPECT_NE(p.commands.pip.find("whl/cu121"), std::string::npos);
+}
+
+TEST(Suggest, DriverUpgradeIsTheLowestThatMakesAPlan) {
+  Plan p = MakePlan(TheCatalog(), Spec("535.104.05", {"12.0"}, nullptr));
+  ASSERT_EQ(p.release, nullptr);
+  ASSERT_TRUE(HasSuggestion(p, "suggest.driver_upgrade"));
+  for (const Reason& r : p.suggestions) {
+    if (r.id != "suggest.driver_upgrade") continue;
+    EXPECT_EQ(Arg(r, "branch"), "570");
+    MachineSpec fixed = Spec(Arg(r, "driver").c_str(), {"12.0"}, nullptr);
+    EXPECT_NE(MakePlan(TheCatalog(), fixed).release, nullptr);
+  }
+}
+
+TEST(Suggest, LegacyGpuGetsTheLastDriverBranchThatDrivesIt) {
+  Plan p = MakePlan(TheCatalog(), Spec("580.95.05", {"3.7"}, nullptr));
+  ASSERT_EQ(p.release, nullptr);
+  bool seen = false;
+  for (const Reason& r : p.suggestions) {
+    if (r.id != "suggest.driver_downgrade") continue;
+    seen = true;
+    EXPECT_EQ(Arg(r, "branch"), "470");
+  }
+  EXPECT_TRUE(seen);
+  EXPECT_TRUE(HasSuggestion(p, "suggest.last_release_for_gpu"));
+}
+
+TEST(Suggest, MixedGpusNameTheBlockerAndTheDevicesToKeep) {
+  Plan p = MakePlan(TheCatalog(), Spec("580.65.06", {"6.1", "12.0"}, nullptr));
+  ASSERT_EQ(p.release, nullptr);
+  std::vector<std::string> visible;
+  for (const Reason& r : p.suggestions) {
+    if (r.id == "suggest.leave_out_gpu") visible.push_back(Arg(r, "visible"));
+  }
+  EXPECT_EQ(visible, (std::vector<std::string>{"1", "0"}));
+}
+
+TEST(Suggest, AGpuNewerThanEveryWheelGetsASourceBuild) {
+  // sm_110 (Jetson Thor): no linux-x86_64 wheel carries SASS or usable PTX for it.
+  Plan p = MakePlan(TheCatalog(), Spec(nullptr, {"11.0"}, nullptr));
+  ASSERT_EQ(p.release, nullptr);
+  bool seen = false;
+  for (const Reason& r : p.suggestions) {
+    if (r.id != "suggest.source_build") continue;
+    seen = true;
+    EXPECT_EQ(Arg(r, "arch_list"), "11.0");
+  }
+  EXPECT_TRUE(seen);
+}
+
+TEST(Rejections, GroupedByReleaseLineAndCauseWithSharedCausesApart) {
+  Plan p = MakePlan(TheCatalog(), Spec("535.104.05", {"12.0"}, nullptr));
+  RejectionSummary g = GroupRejections(p.rejected);
+  ASSERT_FALSE(g.shared.empty());
+  EXPECT_EQ(g.shared[0].id, "reject.driver_below_arch");
+  EXPECT_LT(g.groups.size(), p.rejected.size());
+  size_t members = 0;
+  for (const RejectionGroup& x : g.groups) {
+    members += x.members.size();
+    for (const Rejection* r : x.members) EXPECT_EQ(r->line, x.line);
+    for (const Reason* r : x.reasons) EXPECT_NE(r->id, "reject.driver_below_arch");
+  }
+  EXPECT_EQ(members, p.rejected.size());
+}
+
 }  // namespace
 }  // namespace cudamatch

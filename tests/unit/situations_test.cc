@@ -9,6 +9,8 @@
 
 #include "plan/check.h"
 #include "plan/plan.h"
+#include "report/plan_report.h"
+#include "tests/unit/no_placeholder.h"
 #include "tests/unit/test_util.h"
 
 namespace cudamatch {
@@ -288,6 +290,26 @@ TEST(Situations, EachGetsTheAnswerItsThreadReached) {
     }
     std::vector<std::string> pins(s.pins.begin(), s.pins.end());
     ExpectCheck(s, CheckPins(TheCatalog(), spec, ParsePinArgs(pins).value()));
+  }
+}
+
+TEST(Situations, EveryAnswerRendersInBothLanguagesWithoutPlaceholders) {
+  for (const Situation& s : Situations()) {
+    MachineSpec spec = SpecOf(s);
+    for (Lang lang : {Lang::kEn, Lang::kZh}) {
+      for (bool verbose : {false, true}) {
+        TextOptions o{lang, Style{}, verbose};
+        std::string where = std::string(s.name) + (lang == Lang::kZh ? " zh" : " en") + (verbose ? " -v" : "");
+        if (s.pins.empty()) {
+          Plan p = MakePlan(TheCatalog(), spec);
+          testing::ExpectNoPlaceholders(RenderPlan(p, spec, o), where);
+          continue;
+        }
+        std::vector<std::string> pins(s.pins.begin(), s.pins.end());
+        CheckResult r = CheckPins(TheCatalog(), spec, ParsePinArgs(pins).value());
+        testing::ExpectNoPlaceholders(RenderCheck(r, o), where);
+      }
+    }
   }
 }
 

@@ -1,0 +1,251 @@
+// Every fix cudamatch prints is checked before printing: applied to the snapshot as if
+// installed, it clears its finding and raises no new error finding. These tests run the check
+// over every fixture machine and over a machine made for every finding whose fix is a pip
+// command, and guard the shape of the minimal fix (same release, only the companion).
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <set>
+
+#include "core/fs.h"
+#include "diagnose/rules.h"
+#include "plan/fix.h"
+#include "probe/context.h"
+#include "report/doctor.h"
+#include "tests/unit/no_placeholder.h"
+#include "tests/unit/test_util.h"
+
+namespace cudamatch {
+namespace {
+
+using testing::TheCatalog;
+
+Snapshot FixtureSnapshot(const std::string& dir, const Fs& fs) {
+  ProbeInput in;
+  in.fs = &fs;
+  in.catalog = &TheCatalog();
+  std::ifstream env(dir + "/env");
+  std::string kv;
+  while (std::getline(env, kv)) {
+    size_t eq = kv.find('=');
+    if (!kv.empty() && kv[0] != '#' && eq != std::string::npos) in.env[kv.substr(0, eq)] = kv.substr(eq + 1);
+  }
+  in.cwd = in.Env("PWD").empty() ? "/" : in.Env("PWD");
+  return TakeSnapshot(in);
+}
+
+void WithDriver(Snapshot& s, const char* version, const char* cuda) {
+  s.driver.kernel_module_loaded = true;
+  s.driver.kernel_version = DriverVersion::Parse(version).value();
+  s.driver.userspace_version = s.driver.kernel_version;
+  s.driver.libcuda_paths = {"/usr/lib/x86_64-linux-gnu/libcuda.so.1"};
+  s.driver.cuda = CudaVersion::Parse(cuda).value();
+  s.driver.kernel_source = "/proc/driver/nvidia/version";
+  s.driver.userspace_source = "libnvidia-ml.so.1";
+  s.driver.cuda_source = "cuDriverGetVersion";
+  s.driver.device_nodes = true;
+}
+
+void WithGpu(Snapshot& s, const char* name, const char* cc) {
+  GpuInfo g;
+  g.index = static_cast<int>(s.gpus.size());
+  g.name = name;
+  g.cc = ComputeCapability::Parse(cc).value();
+  g.source = "NVML";
+  g.cc_source = "nvml";
+  s.gpus.push_back(g);
+}
+
+void Add(PythonEnv& env, const char* name, const char* version, const char* variant) {
+  PackageInfo p;
+  p.name = name;
+  p.version = Pep440::Parse(version).value();
+  p.variant = variant;
+  p.version_source = env.prefix + "/lib/python3.10/site-packages/" + name + "/version.py";
+  if (auto v = Variant::Parse(variant); v && v->cuda) p.cuda = v->cuda;
+  if (std::string_view(variant).rfind("rocm", 0) == 0) p.hip = "6.0";
+  env.packages[name] = p;
+}
+
+Snapshot Machine(const char* driver, const char* cuda, const char* gpu, const char* cc) {
+  Snapshot s;
+  s.host.os_id = "ubuntu";
+  if (driver) WithDriver(s, driver, cuda);
+  WithGpu(s, gpu, cc);
+  PythonEnv env;
+  env.prefix = "/home/u/venv";
+  env.kind = "venv";
+  env.version = PyVersion::Parse("3.10").value();
+  env.found_by = {"env:VIRTUAL_ENV"};
+  s.pythons.push_back(env);
+  return s;
+}
+
+struct Made {
+  const char* finding;
+  std::function<Snapshot()> make;
+};
+
+// One machine for every finding whose fix is a pip command.
+const std::vector<Made>& MadeMachines() {
+  static const std::vector<Made> kMade = {
+      {"torch.driver_too_old", [] {
+         Snapshot s = Machine("470.82.01", "11.4", "NVIDIA GeForce RTX 3090", "8.6");
+         Add(s.pythons[0], "torch", "2.3.1+cu121", "cu121");
+         Add(s.pythons[0], "torchvision", "0.18.1+cu121", "cu121");
+         return s;
+       }},
+      {"torch.driver_minor_compat", [] {
+         Snapshot s = Machine("525.60.13", "12.0", "NVIDIA H100 80GB HBM3", "9.0");
+         Add(s.pythons[0], "torch", "2.3.1+cu121", "cu121");
+         return s;
+       }},
+      {"torch.no_kernels", [] {
+         Snapshot s = Machine("470.82.01", "11.4", "NVIDIA GeForce RTX 3090", "8.6");
+         s.pythons[0].version = PyVersion::Parse("3.8").value();  // 1.7.1 has wheels for 3.6 to 3.9
+         Add(s.pythons[0], "torch", "1.7.1+cu101", "cu101");
+         return s;
+       }},
+      {"torch.vision_unpaired", [] {
+         Snapshot s = Machine("550.54.14", "12.4", "NVIDIA GeForce RTX 3090", "8.6");
+         Add(s.pythons[0], "torch", "2.3.1+cu118", "cu118");
+         Add(s.pythons[0], "torchvision", "0.19.0+cu118", "cu118");
+         return s;
+       }},
+      {"torch.audio_unpaired", [] {
+         Snapshot s = Machine("550.54.14", "12.4", "NVIDIA GeForce RTX 3090", "8.6");
+         Add(s.pythons[0], "torch", "2.0.1+cu118", "cu118");
+         Add(s.pythons[0], "torchaudio", "2.0.1+cu118", "cu118");
+         return s;
+       }},
+      {"torch.vision_cuda_mismatch", [] {
+         Snapshot s = Machine("550.54.14", "12.4", "NVIDIA GeForce RTX 3090", "8.6");
+         Add(s.pythons[0], "torch", "2.3.1+cu121", "cu121");
+         Add(s.pythons[0], "torchvision", "0.18.1+cu118", "cu118");
+         return s;
+       }},
+      {"torch.cpu_build", [] {
+         Snapshot s = Machine("550.54.14", "12.4", "NVIDIA GeForce RTX 3090", "8.6");
+         Add(s.pythons[0], "torch", "2.3.1+cpu", "cpu");
+         return s;
+       }},
+      {"torch.rocm_on_nvidia", [] {
+         Snapshot s = Machine("550.54.14", "12.4", "NVIDIA GeForce RTX 3090", "8.6");
+         Add(s.pythons[0], "torch", "2.3.1+rocm6.0", "rocm6.0");
+         return s;
+       }},
+  };
+  return kMade;
+}
+
+bool IsPip(const Finding& f) { return IsPipInstall(f.fix) && InstallsOnlyTorchPackages(f.fix); }
+
+TEST(FixVerification, EveryPipFixOfAMadeMachineClearsItsFinding) {
+  std::set<std::string> covered;
+  for (const Made& m : MadeMachines()) {
+    SCOPED_TRACE(m.finding);
+    Snapshot s = m.make();
+    std::vector<Finding> raw = RunRules(s, TheCatalog());
+    bool seen = false;
+    for (const Finding& f : raw) {
+      if (f.id != m.finding) continue;
+      seen = true;
+      ASSERT_TRUE(IsPip(f)) << "no pip fix: " << f.fix;
+      EXPECT_EQ(VerifyFix(s, TheCatalog(), f, raw), FixCheck::kClears) << f.fix;
+      covered.insert(f.id);
+    }
+    EXPECT_TRUE(seen);
+  }
+  EXPECT_EQ(covered.size(), MadeMachines().size());
+}
+
+TEST(FixVerification, EveryFixtureMachineFindingWithAPipFixClearsIt) {
+  size_t verified = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(testing::SourceDir() + "/tests/fixtures/machines")) {
+    if (!entry.is_directory()) continue;
+    std::string dir = entry.path().string();
+    SCOPED_TRACE(dir);
+    std::unique_ptr<Fs> fs = MakeRealFs(dir + "/root");
+    Snapshot s = FixtureSnapshot(dir, *fs);
+    std::vector<Finding> raw = RunRules(s, TheCatalog());
+    for (const Finding& f : raw) {
+      if (!IsPip(f)) continue;
+      EXPECT_EQ(VerifyFix(s, TheCatalog(), f, raw), FixCheck::kClears) << f.id << ": " << f.fix;
+      ++verified;
+    }
+    // What doctor prints: a fix survives only when it was verified.
+    for (const Finding& f : Diagnose(s, TheCatalog())) {
+      if (IsPip(f)) {
+        EXPECT_EQ(VerifyFix(s, TheCatalog(), f, raw), FixCheck::kClears) << f.id;
+      }
+    }
+  }
+  RecordProperty("verified", static_cast<int>(verified));
+}
+
+TEST(FixVerification, EveryFindingRendersInBothLanguagesWithoutPlaceholders) {
+  std::vector<std::pair<std::string, Snapshot>> machines;
+  for (const Made& m : MadeMachines()) machines.push_back({m.finding, m.make()});
+  std::vector<std::unique_ptr<Fs>> keep;
+  for (const auto& entry : std::filesystem::directory_iterator(testing::SourceDir() + "/tests/fixtures/machines")) {
+    if (!entry.is_directory()) continue;
+    keep.push_back(MakeRealFs(entry.path().string() + "/root"));
+    machines.push_back({entry.path().filename().string(), FixtureSnapshot(entry.path().string(), *keep.back())});
+  }
+  for (const auto& [name, s] : machines) {
+    std::vector<Finding> findings = Diagnose(s, TheCatalog());
+    for (Lang lang : {Lang::kEn, Lang::kZh}) {
+      for (const Finding& f : findings) {
+        testing::ExpectNoPlaceholders(RenderFinding(f, TextOptions{lang, Style{}, true}), name + " " + f.id);
+      }
+    }
+  }
+}
+
+TEST(FixVerification, ReadsTheCommandFormsDoctorPrints) {
+  EXPECT_TRUE(IsPipInstall("/home/u/venv/bin/python3.10 -m pip install torch==2.3.1 --index-url https://x/cu118"));
+  EXPECT_TRUE(IsPipInstall("pip install torch==2.3.1"));
+  EXPECT_FALSE(IsPipInstall("sudo reboot"));
+  EXPECT_TRUE(InstallsOnlyTorchPackages("python -m pip install --force-reinstall --no-deps 'torchvision==0.17.1'"));
+  EXPECT_FALSE(InstallsOnlyTorchPackages("python -m pip install 'nvidia-cudnn-cu12==9.1.0.70'"));
+}
+
+TEST(FixVerification, AFixThatDoesNotClearItsFindingIsNotPrinted) {
+  Snapshot s = MadeMachines()[0].make();  // driver 470, torch 2.3.1+cu121
+  std::vector<Finding> raw = RunRules(s, TheCatalog());
+  for (const Finding& f : raw) {
+    if (f.id != "torch.driver_too_old") continue;
+    Finding wrong = f;
+    wrong.fix = "pip install torch==2.3.1 --index-url https://download.pytorch.org/whl/cu121";
+    EXPECT_EQ(VerifyFix(s, TheCatalog(), wrong, raw), FixCheck::kStillThere);
+  }
+}
+
+TEST(FixVerification, DriverTooOldKeepsTheInstalledRelease) {
+  Snapshot s = MadeMachines()[0].make();
+  std::string fix = TorchFixCommand(TheCatalog(), s, s.pythons[0], false);
+  EXPECT_EQ(fix, "pip install torch==2.3.1 torchvision==0.18.1 --index-url https://download.pytorch.org/whl/cu118");
+}
+
+TEST(FixVerification, OldWheelOnNewGpuKeepsTheReleaseFromAnotherIndex) {
+  Snapshot s = MadeMachines()[2].make();  // 1.7.1+cu101 on an RTX 3090: 1.7.1+cu110 has sm_86
+  std::string fix = TorchFixCommand(TheCatalog(), s, s.pythons[0], false);
+  EXPECT_NE(fix.find("torch==1.7.1+cu110"), std::string::npos) << fix;
+}
+
+TEST(FixVerification, MinorCompatFixRunsWithoutTheCaveat) {
+  Snapshot s = MadeMachines()[1].make();  // driver 525.60 runs cu121 only through minor compat
+  std::string fix = TorchFixCommand(TheCatalog(), s, s.pythons[0], true);
+  EXPECT_NE(fix.find("torch==2.3.1"), std::string::npos) << fix;
+  EXPECT_NE(fix.find("cu118"), std::string::npos) << fix;
+}
+
+TEST(FixVerification, UnpairedTorchvisionChangesOnlyTorchvision) {
+  Snapshot s = MadeMachines()[3].make();
+  std::string fix = CompanionFixCommand(TheCatalog(), s, s.pythons[0], "torchvision", Pep440::Parse("0.18.1").value());
+  EXPECT_EQ(fix, "pip install torchvision==0.18.1 --index-url https://download.pytorch.org/whl/cu118");
+}
+
+}  // namespace
+}  // namespace cudamatch
