@@ -6,7 +6,7 @@
 #include <tuple>
 
 #include "catalog/checks.h"
-#include "catalog/tsv.h"
+#include "catalog/row_reader.h"
 #include "core/embedded.h"
 #include "core/text.h"
 
@@ -14,148 +14,7 @@ namespace cudamatch {
 
 namespace {
 
-struct VersionCache {
-  std::string_view text;
-  Pep440 value;
-};
-
-class RowReader {
- public:
-  RowReader(const TsvTable& table, const TsvRow& row, VersionCache* cache = nullptr)
-      : table_(table), row_(row), cache_(cache) {}
-
-  std::string_view Str(int col) const { return row_.cells[col]; }
-
-  template <typename T>
-  std::optional<T> Opt(int col) {
-    std::string_view cell = row_.cells[col];
-    if (cell.empty()) return std::nullopt;
-    auto parsed = T::Parse(cell);
-    if (!parsed) {
-      Fail(col, parsed.error());
-      return std::nullopt;
-    }
-    return std::move(*parsed);
-  }
-
-  // Req<Pep440> for a column whose value repeats row after row (the previous row's value is
-  // reused when the text is the same).
-  Pep440 ReqVersionCached(int col) {
-    if (cache_ != nullptr && !row_.cells[col].empty() && row_.cells[col] == cache_->text) return cache_->value;
-    Pep440 v = Req<Pep440>(col);
-    if (cache_ != nullptr && !error_) *cache_ = VersionCache{row_.cells[col], v};
-    return v;
-  }
-
-  template <typename T>
-  T Req(int col) {
-    if (row_.cells[col].empty()) {
-      Fail(col, "required value is empty");
-      return T{};
-    }
-    return Opt<T>(col).value_or(T{});
-  }
-
-  template <typename T>
-  std::vector<T> List(int col) {
-    std::vector<T> out;
-    bool ok = true;
-    ForEachItem(row_.cells[col], [&](std::string_view item) {
-      if (!ok) return;
-      auto parsed = T::Parse(item);
-      if (!parsed) {
-        Fail(col, parsed.error());
-        ok = false;
-        return;
-      }
-      out.push_back(std::move(*parsed));
-    });
-    return ok ? out : std::vector<T>{};
-  }
-
-  std::optional<int> Int(int col) {
-    std::string_view cell = row_.cells[col];
-    if (cell.empty()) return std::nullopt;
-    auto n = ParseUint(cell);
-    if (!n || *n > 100000) {
-      Fail(col, "malformed number " + Quote(cell));
-      return std::nullopt;
-    }
-    return static_cast<int>(*n);
-  }
-
-  std::string_view Month(int col) {
-    std::string_view cell = row_.cells[col];
-    if (cell.empty()) return cell;
-    bool ok = cell.size() == 7 && cell[4] == '-' && ParseUint(cell.substr(0, 4)) &&
-              ParseUint(cell.substr(5, 2)) && *ParseUint(cell.substr(5, 2)) >= 1 &&
-              *ParseUint(cell.substr(5, 2)) <= 12;
-    if (!ok) Fail(col, "malformed month " + Quote(cell) + " (expected YYYY-MM)");
-    return cell;
-  }
-
-  Provenance Prov(int source_col, int notes_col) {
-    Provenance p;
-    p.sources_cell = row_.cells[source_col];
-    if (Trim(p.sources_cell).empty()) Fail(source_col, "row has no source");
-    if (notes_col >= 0) p.notes = row_.cells[notes_col];
-    p.line = row_.line;
-    return p;
-  }
-
-  void Fail(int col, std::string_view message) {
-    if (!error_) error_ = CellError(table_, row_, col, message);
-  }
-  const std::optional<Error>& error() const { return error_; }
-
- private:
-  const TsvTable& table_;
-  const TsvRow& row_;
-  VersionCache* cache_;
-  std::optional<Error> error_;
-};
-
-struct TableSpec {
-  std::string_view file;
-  std::vector<std::string_view> header;
-  // Parses one row into the catalog; the returned key orders and de-duplicates rows.
-  std::function<std::optional<Error>(RowReader&, Catalog&)> parse_row;
-};
-
-template <typename T>
-std::optional<Error> Done(RowReader& r, std::vector<T>& rows, T row) {
-  if (r.error()) return r.error();
-  rows.push_back(std::move(row));
-  return std::nullopt;
-}
-
-InstallEra ParseEra(RowReader& r, int col) {
-  static const std::map<std::string_view, InstallEra> kEras = {
-      {"", InstallEra::kUnknown},          {"direct", InstallEra::kDirect},
-      {"find-links", InstallEra::kFindLinks}, {"extra-index", InstallEra::kExtraIndex},
-      {"index-url", InstallEra::kIndexUrl},   {"lts", InstallEra::kLts}};
-  auto it = kEras.find(r.Str(col));
-  if (it == kEras.end()) {
-    r.Fail(col, "unknown install era " + Quote(r.Str(col)));
-    return InstallEra::kUnknown;
-  }
-  return it->second;
-}
-
-CondaForm ParseConda(RowReader& r, int col) {
-  static const std::map<std::string_view, CondaForm> kForms = {
-      {"", CondaForm::kUnknown},
-      {"cuda-metapackage", CondaForm::kCudaMetapackage},
-      {"cudatoolkit", CondaForm::kCudatoolkit},
-      {"pytorch-cuda", CondaForm::kPytorchCuda},
-      {"none", CondaForm::kNone}};
-  auto it = kForms.find(r.Str(col));
-  if (it == kForms.end()) {
-    r.Fail(col, "unknown conda form " + Quote(r.Str(col)));
-    return CondaForm::kUnknown;
-  }
-  return it->second;
-}
+using namespace catalog_internal;
 
 std::vector<uint32_t> ParsePciIds(RowReader& r, int col) {
   std::vector<uint32_t> ids;
@@ -165,11 +24,6 @@ std::vector<uint32_t> ParsePciIds(RowReader& r, int col) {
     else ids.push_back(*id);
   });
   return ids;
-}
-
-bool IsPlatform(std::string_view p) {
-  return p == "linux-x86_64" || p == "linux-aarch64" || p == "windows-x86_64" ||
-         p == "macos-arm64" || p == "macos-x86_64";
 }
 
 std::vector<TableSpec> Specs() {
@@ -185,45 +39,7 @@ std::vector<TableSpec> Specs() {
                      if (s.where.empty()) r.Fail(2, "source has no location");
                      return Done(r, c.sources, std::move(s));
                    }});
-  specs.push_back(
-      {"torch_releases.tsv",
-       {"torch", "released", "torchvision", "torchaudio", "python_min", "python_max",
-        "python_experimental", "pypi_default", "install_era", "conda", "source", "notes"},
-       [](RowReader& r, Catalog& c) {
-         TorchRelease t;
-         t.torch = r.Req<Pep440>(0);
-         t.released = r.Month(1);
-         t.torchvision = r.Opt<Pep440>(2);
-         t.torchaudio = r.Opt<Pep440>(3);
-         t.python_min = r.Opt<PyVersion>(4);
-         t.python_max = r.Opt<PyVersion>(5);
-         t.python_experimental = r.List<PyVersion>(6);
-         t.pypi_default = r.Opt<Variant>(7);
-         t.era = ParseEra(r, 8);
-         t.conda = ParseConda(r, 9);
-         t.prov = r.Prov(10, 11);
-         return Done(r, c.torch, std::move(t));
-       }});
-  specs.push_back({"torch_variants.tsv",
-                   {"torch", "platform", "variant", "cudnn", "arch_list", "source", "notes"},
-                   [](RowReader& r, Catalog& c) {
-                     TorchVariant v;
-                     v.torch = r.ReqVersionCached(0);
-                     v.platform = r.Str(1);
-                     if (!IsPlatform(v.platform)) r.Fail(1, "unknown platform " + Quote(v.platform));
-                     v.variant = r.Req<Variant>(2);
-                     v.cudnn = r.Str(3);
-                     if (!v.cudnn.empty() && !Pep440::Parse(v.cudnn)) {
-                       r.Fail(3, "malformed cuDNN version " + Quote(v.cudnn));
-                     }
-                     if (!r.Str(4).empty()) {
-                       auto list = ParseArchList(r.Str(4));
-                       if (list) v.arch_list = std::move(*list);
-                       else r.Fail(4, list.error());
-                     }
-                     v.prov = r.Prov(5, 6);
-                     return Done(r, c.torch_variants, std::move(v));
-                   }});
+  AddTorchSpecs(specs);
   specs.push_back({"cuda_toolkits.tsv",
                    {"cuda", "released", "min_driver_linux", "min_driver_windows", "source", "notes"},
                    [](RowReader& r, Catalog& c) {

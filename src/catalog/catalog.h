@@ -52,7 +52,6 @@ struct TorchRelease {
   std::optional<PyVersion> python_min;
   std::optional<PyVersion> python_max;
   std::vector<PyVersion> python_experimental;
-  std::optional<Variant> pypi_default;
   InstallEra era = InstallEra::kUnknown;
   CondaForm conda = CondaForm::kUnknown;
   Provenance prov;
@@ -64,6 +63,17 @@ struct TorchVariant {
   Variant variant;
   std::string_view cudnn;            // "8.9.2.26" or ""
   std::optional<ArchList> arch_list;  // nullopt = unknown
+  bool pypi_default = false;  // plain `pip install torch==X` on this platform gets this variant
+  Provenance prov;
+};
+
+// A torchvision or torchaudio release and the torch release it was published for.
+struct Companion {
+  std::string_view package;  // "torchvision" or "torchaudio"
+  Pep440 version;
+  Pep440 torch;
+  std::string_view released;  // "2024-06" or ""
+  std::optional<PyVersion> python_min, python_max;  // that package's own wheels; nullopt = unknown
   Provenance prov;
 };
 
@@ -156,6 +166,7 @@ struct Catalog {
   std::vector<SourceRef> sources;
   std::vector<TorchRelease> torch;
   std::vector<TorchVariant> torch_variants;
+  std::vector<Companion> companions;
   std::vector<CudaToolkit> toolkits;
   std::vector<MinorCompat> minor_compat;
   std::vector<DriverBranch> branches;
@@ -178,6 +189,9 @@ struct CatalogFile {
   std::string origin;  // "embedded" or a path
   std::string_view text;
 };
+
+// The `platform` vocabulary of torch_variants.tsv: "linux-x86_64", "linux-aarch64", ...
+const std::vector<std::string_view>& CatalogPlatforms();
 
 // The file names every catalog has, in load order.
 const std::vector<std::string_view>& CatalogFileNames();

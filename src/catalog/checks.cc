@@ -1,5 +1,8 @@
 #include "catalog/checks.h"
 
+#include <algorithm>
+#include <set>
+#include <tuple>
 #include <unordered_set>
 
 #include "core/text.h"
@@ -51,7 +54,59 @@ std::optional<Error> CheckSources(std::string_view file, const std::vector<T>& r
   return std::nullopt;
 }
 
+std::string At(std::string_view file, const Provenance& p, const std::string& message) {
+  return std::string(file) + ":" + std::to_string(p.line) + ": " + message;
+}
+
+bool HasRelease(const Catalog& c, const Pep440& v) {
+  return std::any_of(c.torch.begin(), c.torch.end(), [&](const TorchRelease& t) { return t.torch == v; });
+}
+
+bool HasCompanion(const Catalog& c, std::string_view package, const Pep440& v) {
+  return std::any_of(c.companions.begin(), c.companions.end(),
+                     [&](const Companion& m) { return m.package == package && m.version == v; });
+}
+
+void CheckVariants(const Catalog& c, std::vector<std::string>& out) {
+  std::set<std::tuple<std::string, std::string_view>> defaults;
+  for (const TorchVariant& v : c.torch_variants) {
+    const char* f = "torch_variants.tsv";
+    if (!HasRelease(c, v.torch)) out.push_back(At(f, v.prov, "torch " + v.torch.ToString() + " has no release row"));
+    if (v.variant.cuda) {
+      CudaVersion minor{v.variant.cuda->major, v.variant.cuda->minor};
+      bool toolkit = std::any_of(c.toolkits.begin(), c.toolkits.end(), [&](const CudaToolkit& t) { return t.cuda.SameMinor(minor); });
+      bool targets = std::any_of(c.targets.begin(), c.targets.end(), [&](const CudaTargets& t) { return t.cuda.SameMinor(minor); });
+      if (!toolkit) out.push_back(At(f, v.prov, "CUDA " + minor.MajorMinor() + " is not in cuda_toolkits.tsv"));
+      if (!targets) out.push_back(At(f, v.prov, "CUDA " + minor.MajorMinor() + " is not in cuda_targets.tsv"));
+    }
+    if (v.pypi_default && !defaults.insert({v.torch.ToString(), v.platform}).second) {
+      out.push_back(At(f, v.prov, "second PyPI default for torch " + v.torch.ToString() + " on " + std::string(v.platform)));
+    }
+  }
+}
+
+void CheckPairings(const Catalog& c, std::vector<std::string>& out) {
+  for (const TorchRelease& t : c.torch) {
+    if (t.torchvision && !HasCompanion(c, "torchvision", *t.torchvision)) {
+      out.push_back(At("torch_releases.tsv", t.prov, "torchvision " + t.torchvision->ToString() + " is not in companions.tsv"));
+    }
+    if (t.torchaudio && !HasCompanion(c, "torchaudio", *t.torchaudio)) {
+      out.push_back(At("torch_releases.tsv", t.prov, "torchaudio " + t.torchaudio->ToString() + " is not in companions.tsv"));
+    }
+  }
+  for (const Companion& m : c.companions) {
+    if (!HasRelease(c, m.torch)) out.push_back(At("companions.tsv", m.prov, "torch " + m.torch.ToString() + " has no release row"));
+  }
+}
+
 }  // namespace
+
+std::vector<std::string> CheckConsistency(const Catalog& c) {
+  std::vector<std::string> out;
+  CheckVariants(c, out);
+  CheckPairings(c, out);
+  return out;
+}
 
 std::optional<Error> CheckOrder(const Catalog& c) {
   std::optional<Error> e;
@@ -60,6 +115,9 @@ std::optional<Error> CheckOrder(const Catalog& c) {
   };
   first(CheckSorted("torch_releases.tsv", c.torch, [](const TorchRelease& a, const TorchRelease& b) { return a.torch < b.torch; }));
   first(CheckSorted("torch_variants.tsv", c.torch_variants, VariantRowLess));
+  first(CheckSorted("companions.tsv", c.companions, [](const Companion& a, const Companion& b) {
+    return std::tie(a.package, a.version) < std::tie(b.package, b.version);
+  }));
   first(CheckSorted("cuda_toolkits.tsv", c.toolkits, [](const CudaToolkit& a, const CudaToolkit& b) { return a.cuda < b.cuda; }));
   first(CheckSorted("cuda_minor_compat.tsv", c.minor_compat, By([](const MinorCompat& m) { return m.major; })));
   first(CheckSorted("driver_branches.tsv", c.branches, By([](const DriverBranch& b) { return b.branch; })));
@@ -84,6 +142,7 @@ std::optional<Error> CheckAllSources(const Catalog& c) {
   }
   for (auto e : {CheckSources("torch_releases.tsv", c.torch, ids),
                  CheckSources("torch_variants.tsv", c.torch_variants, ids),
+                 CheckSources("companions.tsv", c.companions, ids),
                  CheckSources("cuda_toolkits.tsv", c.toolkits, ids),
                  CheckSources("cuda_minor_compat.tsv", c.minor_compat, ids),
                  CheckSources("driver_branches.tsv", c.branches, ids),

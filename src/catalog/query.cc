@@ -18,12 +18,14 @@ const TorchRelease* FindTorch(const Catalog& c, const Pep440& v) {
 
 namespace {
 
-std::vector<const TorchRelease*> TorchWhere(const Catalog& c, const Pep440& v,
+std::vector<const TorchRelease*> TorchWhere(const Catalog& c, std::string_view package, const Pep440& v,
                                             std::optional<Pep440> TorchRelease::*field) {
   Pep440 pub = v.WithoutLocal();
+  const Companion* comp = FindCompanion(c, package, pub);
   std::vector<const TorchRelease*> out;
   for (const TorchRelease& t : c.torch) {
-    if ((t.*field) && *(t.*field) == pub) out.push_back(&t);
+    bool named = (t.*field) && *(t.*field) == pub;
+    if (named || (comp != nullptr && comp->torch == t.torch)) out.push_back(&t);
   }
   return out;
 }
@@ -31,11 +33,44 @@ std::vector<const TorchRelease*> TorchWhere(const Catalog& c, const Pep440& v,
 }  // namespace
 
 std::vector<const TorchRelease*> TorchForVision(const Catalog& c, const Pep440& v) {
-  return TorchWhere(c, v, &TorchRelease::torchvision);
+  return TorchWhere(c, "torchvision", v, &TorchRelease::torchvision);
 }
 
 std::vector<const TorchRelease*> TorchForAudio(const Catalog& c, const Pep440& v) {
-  return TorchWhere(c, v, &TorchRelease::torchaudio);
+  return TorchWhere(c, "torchaudio", v, &TorchRelease::torchaudio);
+}
+
+const TorchVariant* PypiDefaultVariant(const Catalog& c, const TorchRelease& t, std::string_view platform) {
+  for (const TorchVariant* v : VariantsOf(c, t.torch, platform)) {
+    if (v->pypi_default) return v;
+  }
+  return nullptr;
+}
+
+const Companion* FindCompanion(const Catalog& c, std::string_view package, const Pep440& version) {
+  Pep440 pub = version.WithoutLocal();
+  for (const Companion& m : c.companions) {
+    if (m.package == package && m.version == pub) return &m;
+  }
+  return nullptr;
+}
+
+std::vector<const Companion*> CompanionsFor(const Catalog& c, std::string_view package, const Pep440& torch) {
+  Pep440 pub = torch.WithoutLocal();
+  std::vector<const Companion*> out;
+  for (const Companion& m : c.companions) {
+    if (m.package == package && m.torch == pub) out.push_back(&m);
+  }
+  std::reverse(out.begin(), out.end());  // rows are sorted by version, oldest first
+  return out;
+}
+
+bool CompanionPairs(const Catalog& c, std::string_view package, const Pep440& version, const TorchRelease& t) {
+  Pep440 pub = version.WithoutLocal();
+  const auto& named = package == "torchvision" ? t.torchvision : t.torchaudio;
+  if (named && *named == pub) return true;
+  const Companion* comp = FindCompanion(c, package, pub);
+  return comp != nullptr && comp->torch == t.torch;
 }
 
 std::vector<const TorchVariant*> VariantsOf(const Catalog& c, const Pep440& torch,
@@ -271,6 +306,8 @@ GpuMatch MatchGpuName(const Catalog& c, std::string_view query, bool suggest) {
   }
   return match;
 }
+
+bool IsJetson(const GpuModel& g) { return StartsWith(g.name, "Jetson "); }
 
 std::vector<const GpuModel*> GpusByPciId(const Catalog& c, uint32_t device_id) {
   std::vector<const GpuModel*> out;

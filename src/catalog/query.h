@@ -17,9 +17,20 @@ namespace cudamatch {
 
 // The release whose version equals `v` (local label ignored; 1.13 == 1.13.0).
 const TorchRelease* FindTorch(const Catalog& c, const Pep440& v);
-// Every torch release paired with this torchvision / torchaudio version.
+// Every torch release paired with this torchvision / torchaudio version: the releases whose row
+// names it, and the release companions.tsv says it was published for (oldest first).
 std::vector<const TorchRelease*> TorchForVision(const Catalog& c, const Pep440& v);
 std::vector<const TorchRelease*> TorchForAudio(const Catalog& c, const Pep440& v);
+// The variant plain `pip install torch==X` gets on `platform` (PyPI's own wheel); nullptr when
+// the catalog does not know it.
+const TorchVariant* PypiDefaultVariant(const Catalog& c, const TorchRelease& t, std::string_view platform);
+// A torchvision / torchaudio release (local label ignored).
+const Companion* FindCompanion(const Catalog& c, std::string_view package, const Pep440& version);
+// Every version of `package` published for this torch release, newest first.
+std::vector<const Companion*> CompanionsFor(const Catalog& c, std::string_view package, const Pep440& torch);
+// Whether `version` of `package` pairs with torch release `t`: named by its row, or published
+// for it (a release line pairs with every patch release of the matching companion line).
+bool CompanionPairs(const Catalog& c, std::string_view package, const Pep440& version, const TorchRelease& t);
 // The wheel variants of a release on a platform, in catalog order.
 std::vector<const TorchVariant*> VariantsOf(const Catalog& c, const Pep440& torch,
                                             std::string_view platform);
@@ -76,6 +87,9 @@ struct GpuMatch {
 // an edit distance per model; the probe, which shows none, asks without them.
 GpuMatch MatchGpuName(const Catalog& c, std::string_view query, bool suggest = true);
 std::vector<const GpuModel*> GpusByPciId(const Catalog& c, uint32_t device_id);
+// A Jetson module (NVIDIA names every one "Jetson ..."): an integrated Tegra GPU that PyPI's
+// CUDA wheels, built for discrete GPUs and SBSA servers, do not serve.
+bool IsJetson(const GpuModel& g);
 const GpuArchitecture* ArchitectureFor(const Catalog& c, const ComputeCapability& cc);
 // The CUDA releases whose nvcc can build SASS for `cc` (first and last), from cuda_targets.
 std::optional<CudaVersion> FirstCudaFor(const Catalog& c, const ComputeCapability& cc);

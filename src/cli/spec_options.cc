@@ -78,8 +78,9 @@ Result<MachineSpec> BuildSpec(const SpecOptions& opt, const Context& ctx) {
     MachineProbe probe = ProbeMachine(m, ctx);
     spec = SpecFromSnapshot(probe.snapshot, PrimaryPython(probe.snapshot));
   }
+  Platform probed = spec.platform;  // the probed machine's, when detected
   spec.platform = ctx.platform;
-  if (detect && ctx.flags.arch.empty() && ctx.flags.os.empty()) spec.platform.arch = Platform{}.arch;
+  if (detect && ctx.flags.arch.empty() && ctx.flags.os.empty()) spec.platform = probed;
   if (Status s = ApplyDriver(opt, spec); !s.ok()) return Error{s.error()};
   if (Status s = ApplyGpus(opt, ctx.catalog, spec); !s.ok()) return Error{s.error()};
   if (!opt.python.empty() && !python_is_path) {

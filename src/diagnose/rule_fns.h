@@ -30,6 +30,9 @@ void CheckCpuBuild(const Snapshot& s, const Catalog& c, std::vector<Finding>& ou
 void CheckRocmBuild(const Snapshot& s, const Catalog& c, std::vector<Finding>& out);
 void CheckTorchPython(const Snapshot& s, const Catalog& c, std::vector<Finding>& out);
 void CheckTorchUnknown(const Snapshot& s, const Catalog& c, std::vector<Finding>& out);
+// A torch newer than the catalog's wheel facts for the platform (rules_newer.cc).
+void CheckTorchBeyondCatalog(const Snapshot& s, const Catalog& c, std::vector<Finding>& out);
+bool BeyondCatalog(const Catalog& c, const PackageInfo& torch, const Platform& p);
 
 // Installed binaries: torch's and extensions' GPU code, links and pins (rules_binaries.cc).
 void CheckTorchFileList(const Snapshot& s, const Catalog& c, std::vector<Finding>& out);

@@ -33,6 +33,7 @@ const std::vector<Rule>& Rules() {
       {"ext-kernels", CheckExtensionKernels},       {"ext-runtime", CheckExtensionRuntime},
       {"ext-pins", CheckExtensionPins},             {"runtime-shadowed", CheckRuntimeShadowed},
       {"companion-builds", CheckCompanionBuilds},   {"nvidia-wheels", CheckNvidiaWheels},
+      {"torch-beyond-catalog", CheckTorchBeyondCatalog},
   };
   return kRules;
 }
@@ -50,7 +51,7 @@ const std::vector<std::string_view>& FindingIds() {
       "torch.kernels_differ",    "ext.no_kernels",           "ext.cuda_major",
       "ext.cudnn_major",         "ext.torch_pin",            "runtime.shadowed",
       "torch.audio_cuda_mismatch", "torch.nvidia_wheels_missing", "torch.nvidia_wheels_mismatch",
-      "container.module_not_loaded", "container.driver_mismatch",
+      "container.module_not_loaded", "container.driver_mismatch", "torch.beyond_catalog",
   };
   return kIds;
 }

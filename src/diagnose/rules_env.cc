@@ -125,10 +125,11 @@ void CheckPipMirror(const Snapshot& s, const Catalog& c, std::vector<Finding>& o
   if (pytorch_index) return;
   const PythonEnv* env = PrimaryPython(s);
   Plan plan = MakePlan(c, SpecFromSnapshot(s, env));
-  if (!plan.release || IsPypiDefault(*plan.release, plan.variant->variant, s.platform)) return;
+  if (!plan.release || plan.variant->pypi_default) return;
+  const TorchVariant* pypi = PypiDefaultVariant(c, *plan.release, s.platform.Name());
   out.push_back(Finding{"pip.mirror_default_only", Severity::kWarning,
                         {{"url", url}, {"mirror", mirror ? mirror->name : url},
-                         {"default", plan.release->pypi_default ? plan.release->pypi_default->tag : "?"},
+                         {"default", pypi ? pypi->variant.tag : "?"},
                          {"variant", plan.variant->variant.tag}, {"torch", plan.release->torch.Public()}},
                         {Ev("evidence.pip_index", {{"url", url}, {"source", s.host.pip_index_source}}),
                          Ev("evidence.best_plan", {{"torch", plan.release->torch.Public()}, {"variant", plan.variant->variant.tag}})},

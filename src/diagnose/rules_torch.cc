@@ -126,7 +126,7 @@ void CheckOnePairing(const Snapshot& s, const Catalog& c, const PythonEnv& env, 
   bool vision = std::string_view(name) == "torchvision";
   const auto& expected = vision ? release->torchvision : release->torchaudio;
   std::string fix = expected ? CompanionFixCommand(c, s, env, name, *expected) : "";
-  if (expected && !(pkg->version->WithoutLocal() == *expected)) {
+  if (expected && !CompanionPairs(c, name, *pkg->version, *release)) {
     out.push_back(Finding{vision ? "torch.vision_unpaired" : "torch.audio_unpaired", Severity::kError,
                           {{"env", env.prefix}, {"torch", release->torch.Public()},
                            {"have", pkg->version->ToString()}, {"want", expected->Public()}},
@@ -188,6 +188,7 @@ void CheckTorchPython(const Snapshot& s, const Catalog& c, std::vector<Finding>&
 void CheckTorchUnknown(const Snapshot& s, const Catalog& c, std::vector<Finding>& out) {
   ForEachTorch(s, [&](const PythonEnv& env, const PackageInfo& torch) {
     if (FindTorch(c, *torch.version) != nullptr && !torch.version->IsPrerelease()) return;
+    if (BeyondCatalog(c, torch, s.platform)) return;  // said by torch.beyond_catalog
     out.push_back(Finding{"torch.not_in_catalog", Severity::kInfo,
                           {{"env", env.prefix}, {"torch", torch.version->ToString()},
                            {"metadata", torch.metadata_version.empty() ? "?" : torch.metadata_version}},

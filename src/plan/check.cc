@@ -190,7 +190,7 @@ const TorchVariant* ChosenVariant(State& s, const TorchRelease& t) {
   if (tag.empty()) {
     const TorchVariant* def = nullptr;
     for (const TorchVariant* v : VariantsOf(s.c, t.torch, s.spec.platform.Name())) {
-      if (IsPypiDefault(t, v->variant, s.spec.platform)) def = v;
+      if (v->pypi_default) def = v;
     }
     if (def) return def;
     s.result.problems.push_back({"check.default_unknown", {{"torch", t.torch.Public()}, {"platform", s.spec.platform.Name()}}, {}, ""});
@@ -263,14 +263,14 @@ void JudgeBuild(State& s) {
     return;
   }
   const CudaTargets* targets = TargetsFor(s.c, *variant->cuda);
-  TorchVariant v{*e, s.spec.platform.Name(), *variant, "", std::nullopt, {}};
+  TorchVariant v{*e, s.spec.platform.Name(), *variant, "", std::nullopt, false, {}};
   if (targets && !targets->targets.empty()) {
     ArchList list;
     for (const ComputeCapability& cc : targets->targets) list.push_back({cc, false});
     list.back().ptx = true;
     v.arch_list = list;
   }
-  TorchRelease t{*e, "", std::nullopt, std::nullopt, std::nullopt, std::nullopt, {}, std::nullopt,
+  TorchRelease t{*e, "", std::nullopt, std::nullopt, std::nullopt, std::nullopt, {},
                  InstallEra::kUnknown, CondaForm::kUnknown, {}};
   MachineSpec spec = PinSpec(s);
   if (!v.arch_list) spec.gpus.clear();

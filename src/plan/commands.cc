@@ -126,15 +126,9 @@ std::optional<std::string> CondaCommand(const InstallRequest& r, InstallCommands
 
 }  // namespace
 
-bool IsPypiDefault(const TorchRelease& release, const Variant& variant, const Platform& platform) {
-  if (platform.os != Os::kLinux) return variant.kind == Variant::Kind::kCpu;
-  if (platform.arch != Arch::kX86_64) return false;
-  return release.pypi_default && release.pypi_default->tag == variant.tag;
-}
-
 InstallCommands BuildInstallCommands(const InstallRequest& req) {
   InstallCommands cmds;
-  bool is_default = IsPypiDefault(*req.release, req.variant->variant, req.platform);
+  bool is_default = req.variant->pypi_default;
   std::string args = PipArgs(req, is_default, cmds);
   cmds.pip = "pip install " + args;
   cmds.uv = "uv pip install " + args;

@@ -30,9 +30,6 @@ struct InstallRequest {
   bool with_torch = true;          // false: only the companions, from torch's index
 };
 
-// Whether plain `pip install torch==X` from PyPI gets this variant on this platform.
-bool IsPypiDefault(const TorchRelease& release, const Variant& variant, const Platform& platform);
-
 InstallCommands BuildInstallCommands(const InstallRequest& req);
 
 }  // namespace cudamatch

@@ -23,7 +23,7 @@ std::optional<std::string> PlanCommandFor(const Catalog& c, const MachineSpec& s
 // The PyPI default variant of a release on a platform, if the catalog says which it is.
 const TorchVariant* DefaultVariant(const Catalog& c, const TorchRelease& t, const Platform& p) {
   for (const TorchVariant* v : VariantsOf(c, t.torch, p.Name())) {
-    if (IsPypiDefault(t, v->variant, p)) return v;
+    if (v->pypi_default) return v;
   }
   return nullptr;
 }

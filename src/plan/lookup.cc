@@ -28,7 +28,7 @@ std::vector<VariantAnswer> AnswerVariants(const Catalog& c, const TorchRelease& 
   for (const TorchVariant* v : VariantsOf(c, t.torch, p.Name())) {
     VariantAnswer a;
     a.row = v;
-    a.pypi_default = IsPypiDefault(t, v->variant, p);
+    a.pypi_default = v->pypi_default;
     if (v->variant.cuda) {
       a.linux_driver = MinDriverFor(c, *v->variant.cuda, Os::kLinux);
       a.windows_driver = MinDriverFor(c, *v->variant.cuda, Os::kWindows);
@@ -64,9 +64,17 @@ LookupResult TorchLookup(const Catalog& c, const LookupQuery& q, const Pep440& v
     return r;
   }
   TorchAnswer a;
-  a.release = releases.back();  // the newest torch paired with the asked version
+  // The newest torch paired with the asked version that has wheels here, else the newest.
+  a.release = releases.back();
+  for (auto it = releases.rbegin(); it != releases.rend(); ++it) {
+    if (!VariantsOf(c, (*it)->torch, p.Name()).empty()) {
+      a.release = *it;
+      break;
+    }
+  }
   a.paired = releases;
   a.variants = AnswerVariants(c, *a.release, p, mirror);
+  a.pypi_default = PypiDefaultVariant(c, *a.release, p.Name());
   r.torch = std::move(a);
   return r;
 }
@@ -143,8 +151,9 @@ std::optional<GpuAnswer> AnswerGpu(const Catalog& c, const ComputeCapability& cc
   a.last_cuda = LastCudaFor(c, cc);
   a.still_supported = a.last_cuda && !c.targets.empty() && a.last_cuda->SameMinor(c.targets.back().cuda);
   if (a.first_cuda) a.min_driver = MinDriverFor(c, *a.first_cuda, Os::kLinux);
-  for (auto it = c.torch_variants.rbegin(); it != c.torch_variants.rend(); ++it) {
-    if (it->platform != "linux-x86_64" || !it->variant.cuda) continue;
+  a.jetson = !a.models.empty() && IsJetson(*a.models.front());
+  for (auto it = c.torch_variants.rbegin(); it != c.torch_variants.rend() && !a.jetson; ++it) {
+    if (!it->variant.cuda) continue;
     WheelFit w{&*it, std::nullopt};
     if (it->arch_list) w.fit = FitWheel(c, *it->arch_list, *it->variant.cuda, cc);
     a.wheels.push_back(w);

@@ -31,6 +31,7 @@ struct VariantAnswer {
 struct TorchAnswer {
   const TorchRelease* release = nullptr;
   std::vector<const TorchRelease*> paired;  // every torch release of an asked torchvision/torchaudio
+  const TorchVariant* pypi_default = nullptr;  // on the asked platform; null = unknown
   std::vector<VariantAnswer> variants;
 };
 
@@ -75,7 +76,8 @@ struct GpuAnswer {
   std::optional<CudaVersion> last_cuda;
   bool still_supported = false;  // the newest CUDA in the catalog still targets it
   DriverRequirement min_driver;  // for first_cuda
-  std::vector<WheelFit> wheels;  // Linux x86_64 CUDA wheels, newest release first
+  std::vector<WheelFit> wheels;  // CUDA wheels of every platform, newest release first
+  bool jetson = false;           // a Jetson module: no PyPI CUDA wheel of any platform serves it
 };
 
 // A lookup that found nothing: what was asked, and the nearest real answers.

@@ -5,6 +5,7 @@
 #include <tuple>
 
 #include "core/text.h"
+#include "plan/platform_gate.h"
 #include "plan/suggest.h"
 
 namespace cudamatch {
@@ -21,7 +22,7 @@ std::string Line(const TorchRelease& t) { return std::to_string(t.torch.Part(0))
 // unknown, PyPI's default variant (what most users get); then the newer CUDA.
 std::tuple<int, bool, CudaVersion> Rank(DriverFit fit, const TorchRelease& t, const TorchVariant& v, const Platform& p) {
   int driver_rank = fit == DriverFit::kFull ? 2 : fit == DriverFit::kUnknown ? 1 : 0;
-  bool preferred = fit == DriverFit::kUnknown && IsPypiDefault(t, v.variant, p);
+  bool preferred = fit == DriverFit::kUnknown && v.pypi_default;
   return {driver_rank, preferred, v.variant.cuda.value_or(CudaVersion{})};
 }
 
@@ -125,7 +126,9 @@ RejectionSummary GroupRejections(const std::vector<Rejection>& rejected) {
   return out;
 }
 
-Plan PlanWithoutSuggestions(const Catalog& c, const MachineSpec& spec) {
+Plan PlanWithoutSuggestions(const Catalog& c, const MachineSpec& asked) {
+  PlatformGate gate = GatePlatform(asked);  // macOS and Jetson: no PyPI CUDA wheel serves them
+  const MachineSpec& spec = gate.spec;
   Plan plan;
   for (auto it = c.torch.rbegin(); it != c.torch.rend(); ++it) {
     const TorchRelease& t = *it;
@@ -134,6 +137,7 @@ Plan PlanWithoutSuggestions(const Catalog& c, const MachineSpec& spec) {
     std::optional<Choice> best = BestVariant(c, spec, t, release_reasons, plan.rejected);
     if (!best) continue;
     Fill(c, spec, t, std::move(*best), plan);
+    plan.caveats.insert(plan.caveats.begin(), gate.notes.begin(), gate.notes.end());
     return plan;
   }
   return plan;

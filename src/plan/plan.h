@@ -23,6 +23,8 @@ struct MachineSpec {
   std::vector<ComputeCapability> gpus;
   std::vector<std::string> gpu_names;      // for messages, parallel to gpus
   bool has_nvidia_gpu = false;             // GPUs present even when their capability is unknown
+  bool jetson = false;                     // a Jetson module (plan/platform_gate.h)
+  std::string jetson_model, jetson_l4t;    // "NVIDIA Jetson AGX Orin Developer Kit", "36.3.0"
   std::optional<PyVersion> python;
   Platform platform;
   SpecifierSet torch;                      // --torch "==1.13.*"; empty = any

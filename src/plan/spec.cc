@@ -36,6 +36,11 @@ MachineSpec SpecFromSnapshot(const Snapshot& snap, const PythonEnv* env) {
   spec.has_nvidia_gpu = !snap.gpus.empty();
   if (env != nullptr) spec.python = env->version;
   spec.platform = snap.platform;
+  if (snap.host.jetson) {
+    spec.jetson = true;
+    spec.jetson_model = snap.host.jetson->model;
+    spec.jetson_l4t = snap.host.jetson->l4t;
+  }
   return spec;
 }
 

@@ -6,10 +6,12 @@
 //   LD_LIBRARY_PATH: CUDA and cuDNN libraries in each entry (they can shadow the wheels' own)
 //   pip:     PIP_INDEX_URL / PIP_EXTRA_INDEX_URL, then PIP_CONFIG_FILE, $VIRTUAL_ENV/pip.conf,
 //            ~/.config/pip/pip.conf, ~/.pip/pip.conf, /etc/xdg/pip/pip.conf, /etc/pip.conf
+//   Jetson:  /etc/nv_tegra_release, /proc/device-tree/model (probe/jetson.h)
 #include <algorithm>
 
 #include "core/text.h"
 #include "probe/context.h"
+#include "probe/jetson.h"
 #include "probe/parsers.h"
 
 namespace cudamatch {
@@ -164,6 +166,7 @@ void ProbeHost(const ProbeInput& in, Snapshot& snap) {
   ProbeGcc(in, snap, trail);
   ProbeLdLibraryPath(in, snap, trail);
   ProbePip(in, snap, trail);
+  if (snap.platform.arch == Arch::kAarch64) ProbeJetson(in, snap);  // Jetson modules are aarch64
 }
 
 }  // namespace cudamatch

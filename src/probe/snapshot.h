@@ -174,6 +174,13 @@ struct LibraryPathEntry {
   std::optional<int> cuda_major;
 };
 
+// An NVIDIA Jetson module (Tegra SoC): PyPI's CUDA wheels do not run on it.
+struct JetsonInfo {
+  bool detected = false;
+  std::string model;  // "NVIDIA Jetson AGX Orin Developer Kit", or "" when only the L4T file said so
+  std::string l4t;    // "36.3.0" from /etc/nv_tegra_release, or ""
+};
+
 struct HostInfo {
   std::string os_name;  // PRETTY_NAME from /etc/os-release
   std::string os_id;    // ID
@@ -185,6 +192,7 @@ struct HostInfo {
   std::string pip_index_url;
   std::string pip_index_source;  // "env:PIP_INDEX_URL", "/etc/pip.conf", ...
   std::vector<std::string> pip_extra_index_urls;
+  std::optional<JetsonInfo> jetson;
 };
 
 struct Snapshot {

@@ -1,5 +1,7 @@
 #include "report/json.h"
 
+#include "catalog/coverage.h"
+
 namespace cudamatch {
 
 std::string JsonText(const Json& j) { return j.dump(2, ' ', false, Json::error_handler_t::replace) + "\n"; }
@@ -91,7 +93,7 @@ Json TorchJson(const TorchAnswer& a, const LookupQuery& q) {
   for (const PyVersion& p : t.python_experimental) exp.push_back(p.ToString());
   py["experimental"] = exp;
   j["python"] = py;
-  j["pypi_default"] = t.pypi_default ? Json(t.pypi_default->tag) : Json(nullptr);
+  j["pypi_default"] = a.pypi_default ? Json(a.pypi_default->variant.tag) : Json(nullptr);
   j["install_era"] = OptText(std::string(InstallEraName(t.era)));
   Json paired = Json::array();
   for (const TorchRelease* p : a.paired) paired.push_back(p->torch.ToString());
@@ -199,7 +201,7 @@ Json GpuJson(const GpuAnswer& a) {
   j["min_driver_linux"] = OptString(a.min_driver.toolkit_min);
   Json wheels = Json::array();
   for (const WheelFit& w : a.wheels) {
-    Json x{{"torch", w.variant->torch.ToString()}, {"variant", w.variant->variant.tag}};
+    Json x{{"torch", w.variant->torch.ToString()}, {"platform", w.variant->platform}, {"variant", w.variant->variant.tag}};
     x["runs"] = w.fit ? Json(KernelFitName(w.fit->fit)) : Json("unknown");
     x["via"] = w.fit && w.fit->fit != KernelFit::kNone
                    ? Json(w.fit->fit == KernelFit::kSass ? w.fit->via.Sm() : w.fit->via.Compute())
@@ -207,6 +209,7 @@ Json GpuJson(const GpuAnswer& a) {
     wheels.push_back(x);
   }
   j["wheels"] = wheels;
+  j["jetson"] = a.jetson;
   return j;
 }
 
@@ -234,6 +237,13 @@ Json CatalogJson(const Catalog& c) {
     tables.push_back(Json{{"file", t.file}, {"rows", t.rows}, {"origin", t.origin}});
   }
   j["tables"] = tables;
+  Json platforms = Json::array();
+  for (const PlatformCoverage& p : CoverageByPlatform(c)) {
+    platforms.push_back(Json{{"platform", p.platform}, {"releases", p.releases}, {"variants", p.variants},
+                             {"cuda_variants", p.cuda_variants}, {"cuda_variants_with_arch_list", p.with_arch_list},
+                             {"releases_with_pypi_default", p.pypi_default_known}, {"newest", OptString(p.newest)}});
+  }
+  j["platforms"] = platforms;
   Json sources = Json::array();
   for (const SourceRef& s : c.sources) {
     sources.push_back(Json{{"id", s.id}, {"title", s.title}, {"where", s.where}});

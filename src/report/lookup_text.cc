@@ -1,6 +1,7 @@
 #include <algorithm>
 #include <map>
 
+#include "catalog/coverage.h"
 #include "core/text.h"
 #include "report/text.h"
 
@@ -57,7 +58,7 @@ std::string RenderTorch(const TorchAnswer& a, const LookupQuery& q, const std::s
   for (const PyVersion& p : t.python_experimental) exp.push_back(p.ToString());
   out += "  " + Tr(L, "lookup.torch.python", {{"min", OrUnknown(t.python_min, L)}, {"max", OrUnknown(t.python_max, L)}});
   if (!exp.empty()) out += " " + Tr(L, "lookup.torch.python_experimental", {{"list", Join(exp, ", ")}});
-  out += "\n  " + Tr(L, "lookup.torch.pypi_default", {{"variant", t.pypi_default ? t.pypi_default->tag : Tr(L, "common.unknown")}}) + "\n\n";
+  out += "\n  " + Tr(L, "lookup.torch.pypi_default", {{"variant", a.pypi_default ? a.pypi_default->variant.tag : Tr(L, "common.unknown")}, {"platform", platform}}) + "\n\n";
   if (a.variants.empty()) {
     return out + "  " + Tr(L, "lookup.torch.no_variants", {{"torch", t.torch.Public()}, {"platform", platform}}) + "\n";
   }
@@ -183,16 +184,18 @@ std::string RenderGpu(const GpuAnswer& a, const TextOptions& o) {
     out += "  " + Tr(L, "lookup.gpu.last_cuda", {{"cuda", a.last_cuda->MajorMinor()}}) + "\n";
   }
   // Group wheels by release, newest first: which variants run, and how.
-  std::vector<std::vector<std::string>> rows = {{"torch", Tr(L, "col.runs_sass"), Tr(L, "col.runs_ptx"), Tr(L, "col.no_code"), Tr(L, "col.arch_unknown")}};
+  if (a.jetson) return out + "\n  " + Tr(L, "lookup.gpu.jetson") + "\n";
+  std::vector<std::vector<std::string>> rows = {{"torch", Tr(L, "col.platform"), Tr(L, "col.runs_sass"), Tr(L, "col.runs_ptx"),
+                                                 Tr(L, "col.no_code"), Tr(L, "col.arch_unknown")}};
   std::map<std::string, size_t> row_of;
   for (const WheelFit& w : a.wheels) {
-    std::string key = w.variant->torch.Public();
+    std::string key = w.variant->torch.Public() + " " + std::string(w.variant->platform);
     if (!row_of.count(key)) {
       row_of[key] = rows.size();
-      rows.push_back({key, "", "", "", ""});
+      rows.push_back({w.variant->torch.Public(), std::string(w.variant->platform), "", "", "", ""});
     }
     auto& row = rows[row_of[key]];
-    size_t col = !w.fit ? 4 : w.fit->fit == KernelFit::kSass ? 1 : w.fit->fit == KernelFit::kPtx ? 2 : 3;
+    size_t col = !w.fit ? 5 : w.fit->fit == KernelFit::kSass ? 2 : w.fit->fit == KernelFit::kPtx ? 3 : 4;
     row[col] += (row[col].empty() ? "" : " ") + w.variant->variant.tag;
   }
   out += "\n" + Tr(L, "lookup.gpu.wheels") + "\n" + RenderColumns(rows, "  ");
@@ -216,6 +219,15 @@ std::string RenderCatalog(const Catalog& c, const TextOptions& o) {
   std::vector<std::vector<std::string>> rows = {{Tr(L, "col.table"), Tr(L, "col.rows"), Tr(L, "col.origin")}};
   for (const TableInfo& t : c.tables) rows.push_back({t.file, std::to_string(t.rows), t.origin});
   out += RenderColumns(rows, "  ");
+  out += "\n" + o.style.Bold(Tr(L, "catalog.platforms")) + "\n";
+  std::vector<std::vector<std::string>> platforms = {{Tr(L, "col.platform"), Tr(L, "col.releases"), Tr(L, "col.variant_rows"),
+                                                      Tr(L, "col.arch_lists"), Tr(L, "col.pypi_default_known"), Tr(L, "col.newest")}};
+  for (const PlatformCoverage& p : CoverageByPlatform(c)) {
+    platforms.push_back({std::string(p.platform), std::to_string(p.releases), std::to_string(p.variants),
+                         std::to_string(p.with_arch_list) + "/" + std::to_string(p.cuda_variants),
+                         std::to_string(p.pypi_default_known) + "/" + std::to_string(p.releases), OrUnknown(p.newest, L)});
+  }
+  out += RenderColumns(platforms, "  ");
   out += "\n" + o.style.Bold(Tr(L, "catalog.sources", {{"count", std::to_string(c.sources.size())}})) + "\n";
   for (const SourceRef& s : c.sources) {
     out += "  " + std::string(s.id) + "  " + std::string(s.title) + "\n    " + o.style.Dim(s.where) + "\n";

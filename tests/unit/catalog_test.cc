@@ -6,6 +6,7 @@
 
 #include <set>
 
+#include "catalog/checks.h"
 #include "catalog/tsv.h"
 #include "core/embedded.h"
 #include "tests/unit/test_util.h"
@@ -47,6 +48,7 @@ TEST(Catalog, RowsAreSortedAndUnique) {
   ExpectStrictlyIncreasing(c.torch_variants, [](const auto& r) {
     return std::tuple(r.torch, r.platform, VariantSortKey(r.variant));
   }, "torch_variants");
+  ExpectStrictlyIncreasing(c.companions, [](const auto& r) { return std::tuple(r.package, r.version); }, "companions");
   ExpectStrictlyIncreasing(c.toolkits, [](const auto& r) { return r.cuda; }, "cuda_toolkits");
   ExpectStrictlyIncreasing(c.minor_compat, [](const auto& r) { return r.major; }, "cuda_minor_compat");
   ExpectStrictlyIncreasing(c.branches, [](const auto& r) { return r.branch; }, "driver_branches");
@@ -82,6 +84,7 @@ TEST(Catalog, EveryRowCarriesAResolvableSource) {
   }
   ExpectSourced(c.torch, ids, "torch_releases");
   ExpectSourced(c.torch_variants, ids, "torch_variants");
+  ExpectSourced(c.companions, ids, "companions");
   ExpectSourced(c.toolkits, ids, "cuda_toolkits");
   ExpectSourced(c.minor_compat, ids, "cuda_minor_compat");
   ExpectSourced(c.branches, ids, "driver_branches");
@@ -102,17 +105,55 @@ TEST(Catalog, EveryVariantBelongsToAKnownRelease) {
   }
 }
 
+TEST(Catalog, TablesAgreeWithEachOther) {
+  for (const std::string& problem : CheckConsistency(TheCatalog())) ADD_FAILURE() << problem;
+}
+
+TEST(Catalog, ConsistencyCheckFindsDisagreements) {
+  std::string variants =
+      "torch\tplatform\tvariant\tcudnn\tarch_list\tpypi_default\tsource\tnotes\n"
+      "2.3.1\tlinux-x86_64\tcpu\t\t\tyes\tpt-release-md\t\n"
+      "2.3.1\tlinux-x86_64\tcu77\t\t\t\tpt-release-md\t\n"
+      "2.3.1\tlinux-x86_64\tcu121\t\t\tyes\tpt-release-md\t\n"
+      "9.9.9\tlinux-x86_64\tcpu\t\t\t\tpt-release-md\t\n";
+  std::string companions =
+      "package\tversion\ttorch\treleased\tpython_min\tpython_max\tsource\tnotes\n"
+      "torchvision\t0.18.1\t8.8.8\t\t\t\tpt-release-md\t\n";
+  std::vector<CatalogFile> files = EmbeddedCatalogFiles();
+  for (CatalogFile& f : files) {
+    if (f.name == "torch_variants.tsv") f.text = variants;
+    if (f.name == "companions.tsv") f.text = companions;
+  }
+  auto c = ParseCatalog(files);
+  ASSERT_TRUE(c.ok()) << c.error();
+  std::string all;
+  for (const std::string& p : CheckConsistency(*c)) all += p + "\n";
+  EXPECT_NE(all.find("torch_variants.tsv:4: second PyPI default for torch 2.3.1 on linux-x86_64"), std::string::npos) << all;
+  EXPECT_NE(all.find("torch_variants.tsv:3: CUDA 7.7 is not in cuda_toolkits.tsv"), std::string::npos) << all;
+  EXPECT_NE(all.find("torch_variants.tsv:5: torch 9.9.9 has no release row"), std::string::npos) << all;
+  EXPECT_NE(all.find("companions.tsv:2: torch 8.8.8 has no release row"), std::string::npos) << all;
+  EXPECT_NE(all.find("torchaudio 2.3.1 is not in companions.tsv"), std::string::npos) << all;
+}
+
 TEST(Catalog, GapsStayUnknown) {
-  // 2.6.0's wheel architecture lists are not in the sources: unknown, not guessed.
+  // The 2026-11-30 audit leaves these unknown: the aarch64 arch lists of 2.5-2.8 and 2.10, and
+  // torch 2.15.0's torchvision, Python range and variants (only its month and torchaudio known).
   const Catalog& c = TheCatalog();
   int rows = 0;
   for (const TorchVariant& v : c.torch_variants) {
-    if (v.torch.ToString() == "2.6.0" && v.variant.tag == "cu126") {
+    if (v.torch.ToString() == "2.5.0" && v.platform == "linux-aarch64" && v.variant.tag == "cu124") {
       ++rows;
       EXPECT_FALSE(v.arch_list.has_value());
     }
+    EXPECT_NE(v.torch.ToString(), "2.15.0");
   }
   EXPECT_EQ(rows, 1);
+  const TorchRelease& newest = c.torch.back();
+  EXPECT_EQ(newest.torch.ToString(), "2.15.0");
+  EXPECT_EQ(newest.released, "2026-10");
+  EXPECT_FALSE(newest.torchvision.has_value());
+  EXPECT_FALSE(newest.python_min.has_value());
+  EXPECT_EQ(newest.torchaudio->ToString(), "2.11.0");
 }
 
 std::vector<CatalogFile> WithReplaced(const std::string& name, const std::string& text) {

@@ -2,6 +2,8 @@
 // ok, 1 findings / not found / no plan, 2 usage; --json everywhere with schema_version.
 #include <gtest/gtest.h>
 
+#include <set>
+
 #include <nlohmann/json.hpp>
 
 #include "tests/unit/test_util.h"
@@ -109,8 +111,21 @@ TEST(Cli, TableWithFilters) {
 TEST(Cli, CatalogShowsDateCountsAndSources) {
   auto j = nlohmann::json::parse(RunCudamatch({"catalog", "--json"}).out);
   EXPECT_FALSE(j["data_date"].get<std::string>().empty());
-  EXPECT_EQ(j["tables"].size(), 13u);
+  EXPECT_EQ(j["tables"].size(), 14u);
   EXPECT_GT(j["sources"].size(), 50u);
+  // Per-platform counts, each platform with rows once, x86_64 Linux first.
+  ASSERT_GE(j["platforms"].size(), 4u);
+  EXPECT_EQ(j["platforms"][0]["platform"], "linux-x86_64");
+  std::set<std::string> platforms;
+  for (const auto& p : j["platforms"]) {
+    platforms.insert(p["platform"].get<std::string>());
+    EXPECT_GT(p["variants"].get<int>(), 0);
+    EXPECT_LE(p["releases_with_pypi_default"].get<int>(), p["releases"].get<int>());
+  }
+  EXPECT_TRUE(platforms.count("windows-x86_64") && platforms.count("linux-aarch64") && platforms.count("macos-arm64"));
+  auto text = RunCudamatch({"catalog"});
+  EXPECT_NE(text.out.find("Wheels per platform"), std::string::npos);
+  EXPECT_NE(text.out.find("data as of " + j["data_date"].get<std::string>()), std::string::npos);
 }
 
 TEST(Cli, CatalogDirOverridesAndMalformedFileIsNamed) {

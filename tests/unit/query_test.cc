@@ -24,13 +24,43 @@ TEST(Query, Torch1130PairsWithVision0140AndAudio0130) {
   EXPECT_EQ(t->torchaudio->ToString(), "0.13.0");
   EXPECT_EQ(t->python_min->ToString(), "3.7");
   EXPECT_EQ(t->python_max->ToString(), "3.10");
-  EXPECT_EQ(t->pypi_default->tag, "cu117");
+  // PyPI's default on Linux x86_64 (the pytorch.github.io published_versions.json of 2.4.0);
+  // no default recorded for a platform without rows.
+  const TorchVariant* pypi = PypiDefaultVariant(TheCatalog(), *t, "linux-x86_64");
+  ASSERT_NE(pypi, nullptr);
+  EXPECT_EQ(pypi->variant.tag, "cu117");
+  EXPECT_EQ(PypiDefaultVariant(TheCatalog(), *t, "macos-x86_64"), nullptr);
   EXPECT_EQ(FindTorch(TheCatalog(), V("1.13.0+cu117")), t);
   EXPECT_EQ(FindTorch(TheCatalog(), V("1.13")), t);
   auto by_vision = TorchForVision(TheCatalog(), V("0.14.0"));
   ASSERT_EQ(by_vision.size(), 1u);
   EXPECT_EQ(by_vision[0], t);
   EXPECT_TRUE(TorchForVision(TheCatalog(), V("1.4.0")).empty());
+}
+
+// The 1.7.0 release announcement (googlecolab/colabtools#1676) names torchvision 0.8.1; the
+// release row names 0.8.0. Both pair with 1.7.0, and 0.8.2 with 1.7.1.
+TEST(Query, VisionPatchReleasesPairWithTheirReleaseLine) {
+  const TorchRelease* t170 = FindTorch(TheCatalog(), V("1.7.0"));
+  const TorchRelease* t171 = FindTorch(TheCatalog(), V("1.7.1"));
+  ASSERT_NE(t170, nullptr);
+  ASSERT_NE(t171, nullptr);
+  EXPECT_TRUE(CompanionPairs(TheCatalog(), "torchvision", V("0.8.0"), *t170));
+  EXPECT_TRUE(CompanionPairs(TheCatalog(), "torchvision", V("0.8.1+cu110"), *t170));
+  EXPECT_FALSE(CompanionPairs(TheCatalog(), "torchvision", V("0.8.2"), *t170));
+  EXPECT_TRUE(CompanionPairs(TheCatalog(), "torchvision", V("0.8.2"), *t171));
+  auto for170 = CompanionsFor(TheCatalog(), "torchvision", V("1.7.0"));
+  ASSERT_EQ(for170.size(), 2u);
+  EXPECT_EQ(for170[0]->version.ToString(), "0.8.1");  // newest first
+  EXPECT_EQ(for170[1]->version.ToString(), "0.8.0");
+  auto torch = TorchForVision(TheCatalog(), V("0.8.1"));
+  ASSERT_EQ(torch.size(), 1u);
+  EXPECT_EQ(torch[0], t170);
+  // torchvision 0.11.1 was published for torch 1.10.0 (googlecolab/colabtools#2372).
+  const Companion* v0111 = FindCompanion(TheCatalog(), "torchvision", V("0.11.1"));
+  ASSERT_NE(v0111, nullptr);
+  EXPECT_EQ(v0111->torch.ToString(), "1.10.0");
+  EXPECT_EQ(FindCompanion(TheCatalog(), "torchvision", V("1.4.0")), nullptr);
 }
 
 TEST(Query, TorchAudio2110PairsWithSeveralReleases) {

@@ -1,0 +1,34 @@
+#include "plan/platform_gate.h"
+
+namespace cudamatch {
+
+namespace {
+
+bool AsksForGpu(const MachineSpec& s) {
+  return s.has_nvidia_gpu || !s.gpus.empty() || s.driver.has_value() || s.driver_cuda.has_value();
+}
+
+void DropGpu(MachineSpec& s) {
+  s.has_nvidia_gpu = false;
+  s.gpus.clear();
+  s.gpu_names.clear();
+  s.driver.reset();
+  s.driver_cuda.reset();
+}
+
+}  // namespace
+
+PlatformGate GatePlatform(const MachineSpec& asked) {
+  PlatformGate gate{asked, {}};
+  if (asked.platform.os == Os::kMacos) {
+    gate.notes.push_back({AsksForGpu(asked) ? "caveat.macos_no_cuda_gpu" : "caveat.macos_no_cuda", {}});
+    DropGpu(gate.spec);
+  } else if (asked.jetson) {
+    gate.notes.push_back({"caveat.jetson_not_pypi", {{"model", asked.jetson_model.empty() ? "Jetson" : asked.jetson_model}}});
+    gate.notes.push_back({"caveat.jetson_wheels_unknown", {{"l4t", asked.jetson_l4t.empty() ? "?" : asked.jetson_l4t}}});
+    DropGpu(gate.spec);
+  }
+  return gate;
+}
+
+}  // namespace cudamatch

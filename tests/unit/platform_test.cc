@@ -1,0 +1,84 @@
+// Plans per platform: macOS has no CUDA, Jetson modules are not served by PyPI's CUDA wheels,
+// and the Jetson detection reads the L4T release file and the device-tree model.
+#include <gtest/gtest.h>
+
+#include "plan/plan.h"
+#include "probe/jetson.h"
+#include "tests/unit/test_util.h"
+
+namespace cudamatch {
+namespace {
+
+using testing::TheCatalog;
+
+bool Has(const std::vector<Reason>& reasons, const std::string& id) {
+  for (const Reason& r : reasons) {
+    if (r.id == id) return true;
+  }
+  return false;
+}
+
+// /etc/nv_tegra_release of L4T R36.3 (JetPack 6.0), as NVIDIA's Jetson Linux 36.3 images ship it.
+TEST(Jetson, NvTegraReleaseGivesTheL4tVersion) {
+  EXPECT_EQ(ParseNvTegraRelease("# R36 (release), REVISION: 3.0, GCID: 36191598, BOARD: generic, EABI: aarch64, "
+                                "DATE: Mon May 20 16:46:50 UTC 2024\n# KERNEL_VARIANT: oot\n"),
+            "36.3.0");
+  EXPECT_EQ(ParseNvTegraRelease("# R35 (release), REVISION: 4.1, GCID: 33958178, BOARD: t186ref, EABI: aarch64\n"),
+            "35.4.1");
+  EXPECT_EQ(ParseNvTegraRelease("no release here"), std::nullopt);
+  EXPECT_EQ(ParseNvTegraRelease("# R36 (release), GCID: 1"), std::nullopt);
+}
+
+TEST(Jetson, DeviceTreeModelNamesOnlyJetsonBoards) {
+  EXPECT_EQ(JetsonModel(std::string("NVIDIA Jetson AGX Orin Developer Kit\0", 37)), "NVIDIA Jetson AGX Orin Developer Kit");
+  EXPECT_EQ(JetsonModel(std::string("Raspberry Pi 4 Model B Rev 1.4\0", 31)), "");
+}
+
+MachineSpec Mac(const char* python) {
+  MachineSpec s;
+  s.platform = Platform{Os::kMacos, Arch::kAarch64};
+  s.python = PyVersion::Parse(python).value();
+  return s;
+}
+
+// A Mac M2 with Python 3.12: test-infra's release matrices (ti-build-matrix-2.x) build macOS arm64
+// wheels with the CPU arch only, and plain pip gets them.
+TEST(PlatformPlan, MacM2Python312GetsTheCpuMpsWheelAndNoCuda) {
+  Plan p = MakePlan(TheCatalog(), Mac("3.12"));
+  ASSERT_NE(p.release, nullptr);
+  EXPECT_EQ(p.variant->variant.tag, "cpu");
+  EXPECT_EQ(p.variant->platform, "macos-arm64");
+  EXPECT_TRUE(Has(p.caveats, "caveat.macos_no_cuda"));
+  EXPECT_EQ(p.commands.pip.find("--index-url"), std::string::npos) << p.commands.pip;
+}
+
+TEST(PlatformPlan, MacAskedForAnNvidiaGpuStillSaysCudaDoesNotExistThere) {
+  MachineSpec s = Mac("3.12");
+  s.gpus.push_back(ComputeCapability::Parse("8.9").value());
+  s.has_nvidia_gpu = true;
+  Plan p = MakePlan(TheCatalog(), s);
+  ASSERT_NE(p.release, nullptr);
+  EXPECT_EQ(p.variant->variant.tag, "cpu");
+  EXPECT_TRUE(Has(p.caveats, "caveat.macos_no_cuda_gpu"));
+}
+
+// Jetson AGX Orin (compute capability 8.7) on JetPack 6: PyPI's aarch64 CUDA wheels are SBSA
+// builds (test-infra CUDA_AARCH64 matrices; the audit's linux-aarch64 notes), not Tegra builds.
+TEST(PlatformPlan, JetsonOrinIsNotServedByPypiCudaWheels) {
+  MachineSpec s;
+  s.platform = Platform{Os::kLinux, Arch::kAarch64};
+  s.gpus.push_back(ComputeCapability::Parse("8.7").value());
+  s.has_nvidia_gpu = true;
+  s.python = PyVersion::Parse("3.10").value();
+  s.jetson = true;
+  s.jetson_model = "NVIDIA Jetson AGX Orin Developer Kit";
+  s.jetson_l4t = "36.3.0";
+  Plan p = MakePlan(TheCatalog(), s);
+  ASSERT_NE(p.release, nullptr);
+  EXPECT_EQ(p.variant->variant.tag, "cpu");
+  EXPECT_TRUE(Has(p.caveats, "caveat.jetson_not_pypi"));
+  EXPECT_TRUE(Has(p.caveats, "caveat.jetson_wheels_unknown"));
+}
+
+}  // namespace
+}  // namespace cudamatch
