@@ -28,12 +28,26 @@ struct FileInfo {
   bool exists() const { return type != FileType::kMissing; }
 };
 
+// An open regular file read at positions: large binaries are read a header at a time, never whole.
+class RandomAccessFile {
+ public:
+  virtual ~RandomAccessFile() = default;
+  virtual uint64_t size() const = 0;
+  // Up to `len` bytes at `offset` (fewer at the end of the file; none past it).
+  virtual Result<std::string> ReadAt(uint64_t offset, size_t len) const = 0;
+};
+
+// A RandomAccessFile over bytes in memory (tests, fuzzing, FakeFs).
+std::unique_ptr<RandomAccessFile> MakeStringFile(std::string bytes);
+
 class Fs {
  public:
   virtual ~Fs() = default;
 
   // At most `max_bytes` of a regular file; an error for anything else (directory, FIFO, device).
   virtual Result<std::string> Read(std::string_view path, size_t max_bytes) const = 0;
+  // A regular file opened for positional reads; an error for anything else.
+  virtual Result<std::unique_ptr<RandomAccessFile>> Open(std::string_view path) const = 0;
   // Entry names of a directory, sorted, without "." and "..".
   virtual Result<std::vector<std::string>> List(std::string_view path) const = 0;
   // Type after following symbolic links (inside the root).
@@ -79,6 +93,7 @@ class FakeFs : public Fs {
   void MakeUnreadable(std::string path);
 
   Result<std::string> Read(std::string_view path, size_t max_bytes) const override;
+  Result<std::unique_ptr<RandomAccessFile>> Open(std::string_view path) const override;
   Result<std::vector<std::string>> List(std::string_view path) const override;
   FileInfo Stat(std::string_view path) const override;
   FileInfo LStat(std::string_view path) const override;
@@ -87,7 +102,7 @@ class FakeFs : public Fs {
   const std::string& root() const override { return root_; }
   std::vector<Unreadable> unreadable() const override;
 
-  // Every path passed to Read, in order.
+  // Every path passed to Read or Open, in order.
   const std::vector<std::string>& reads() const { return reads_; }
 
  private:

@@ -72,6 +72,32 @@ struct WalkEnd {
   std::string path;  // inside the root: "/usr/lib/libcuda.so.550.54.14"
 };
 
+// Positional reads (pread) on a descriptor it owns.
+class FdFile : public RandomAccessFile {
+ public:
+  FdFile(int fd, uint64_t size, std::string path) : fd_(fd), size_(size), path_(std::move(path)) {}
+  uint64_t size() const override { return size_; }
+  Result<std::string> ReadAt(uint64_t offset, size_t len) const override {
+    if (offset >= size_) return std::string();
+    std::string out(static_cast<size_t>(std::min<uint64_t>(len, size_ - offset)), '\0');
+    size_t used = 0;
+    while (used < out.size()) {
+      ssize_t n = pread(fd_.get(), out.data() + used, out.size() - used, static_cast<off_t>(offset + used));
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0) return Err(path_ + ": " + ErrnoText(errno));
+      if (n == 0) break;  // the file shrank
+      used += static_cast<size_t>(n);
+    }
+    out.resize(used);
+    return out;
+  }
+
+ private:
+  Fd fd_;
+  uint64_t size_;
+  std::string path_;
+};
+
 class RealFs : public Fs {
  public:
   RealFs(std::string root, FsOptions options) : have_openat2_(options.use_openat2) {
@@ -106,6 +132,20 @@ class RealFs : public Fs {
       return Err(Describe(path) + ": changed while being opened");
     }
     return ReadAll(fd.get(), path, max_bytes, static_cast<size_t>(st2.st_size));
+  }
+
+  Result<std::unique_ptr<RandomAccessFile>> Open(std::string_view path) const override {
+    struct stat st;
+    if (!StatPath(path, &st)) return Failed(path);
+    if (!S_ISREG(st.st_mode)) return Err(Describe(path) + ": not a regular file");
+    int fd = Open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY);
+    if (fd < 0) return Failed(path);
+    struct stat st2;
+    if (fstat(fd, &st2) != 0 || !S_ISREG(st2.st_mode) || st2.st_ino != st.st_ino || st2.st_dev != st.st_dev) {
+      close(fd);
+      return Err(Describe(path) + ": changed while being opened");
+    }
+    return std::unique_ptr<RandomAccessFile>(new FdFile(fd, static_cast<uint64_t>(st2.st_size), Describe(path)));
   }
 
   Result<std::vector<std::string>> List(std::string_view path) const override {

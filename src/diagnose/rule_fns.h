@@ -38,6 +38,24 @@ void CheckTorchUnknown(const Snapshot& s, const Catalog& c, std::vector<Finding>
 void CheckTorchBeyondCatalog(const Snapshot& s, const Catalog& c, std::vector<Finding>& out);
 bool BeyondCatalog(const Catalog& c, const PackageInfo& torch, const Platform& p);
 
+// Installed binaries: torch's and extensions' GPU code, links and pins (rules_binaries.cc).
+void CheckTorchFileList(const Snapshot& s, const Catalog& c, std::vector<Finding>& out);
+void CheckExtensionKernels(const Snapshot& s, const Catalog& c, std::vector<Finding>& out);
+void CheckExtensionRuntime(const Snapshot& s, const Catalog& c, std::vector<Finding>& out);
+void CheckExtensionPins(const Snapshot& s, const Catalog& c, std::vector<Finding>& out);
+void CheckRuntimeShadowed(const Snapshot& s, const Catalog& c, std::vector<Finding>& out);
+
+// The GPU code torch's own libraries carry (union over libtorch_cuda*.so), and where it was read.
+struct TorchCode {
+  FatbinCode code;
+  EvidenceItem evidence;  // the first library with GPU code, its list and how much was read
+};
+// "GPU code in FILE: LIST (N fatbin containers, M entries read...)".
+EvidenceItem CodeEvidence(const std::string& path, const FatbinCode& code);
+std::optional<TorchCode> TorchFileCode(const PackageInfo& torch);
+// FitArch over the code a library carries: SASS of the same major and a lower or equal minor, or
+// PTX of a lower or equal capability.
+ArchFit FitCode(const FatbinCode& code, const ComputeCapability& gpu);
 // How one environment's packages fit together (rules_stack.cc).
 void CheckCompanionBuilds(const Snapshot& s, const Catalog& c, std::vector<Finding>& out);
 void CheckNvidiaWheels(const Snapshot& s, const Catalog& c, std::vector<Finding>& out);

@@ -29,8 +29,11 @@ const std::vector<Rule>& Rules() {
       {"nvcc-major", CheckNvccMajor},               {"gcc-too-new", CheckGccTooNew},
       {"ld-library-path", CheckLdLibraryPath},      {"pip-mirror", CheckPipMirror},
       {"forward-compat", CheckForwardCompat},       {"unknown-gpu", CheckUnknownGpu},
-      {"torch-unknown", CheckTorchUnknown},         {"companion-builds", CheckCompanionBuilds},
-      {"nvidia-wheels", CheckNvidiaWheels},         {"torch-beyond-catalog", CheckTorchBeyondCatalog},
+      {"torch-unknown", CheckTorchUnknown},         {"torch-file-list", CheckTorchFileList},
+      {"ext-kernels", CheckExtensionKernels},       {"ext-runtime", CheckExtensionRuntime},
+      {"ext-pins", CheckExtensionPins},             {"runtime-shadowed", CheckRuntimeShadowed},
+      {"companion-builds", CheckCompanionBuilds},   {"nvidia-wheels", CheckNvidiaWheels},
+      {"torch-beyond-catalog", CheckTorchBeyondCatalog},
       {"library-fault", CheckLibraryFaults},         {"implausible-value", CheckImplausibleValues},
   };
   return kRules;
@@ -46,6 +49,8 @@ const std::vector<std::string_view>& FindingIds() {
       "torch.rocm_on_nvidia",    "torch.python_unsupported", "toolkit.nvcc_major",
       "toolkit.gcc_too_new",     "env.ld_library_path",      "pip.mirror_default_only",
       "driver.forward_compat",   "gpu.unknown",              "torch.not_in_catalog",
+      "torch.kernels_differ",    "ext.no_kernels",           "ext.cuda_major",
+      "ext.cudnn_major",         "ext.torch_pin",            "runtime.shadowed",
       "torch.audio_cuda_mismatch", "torch.nvidia_wheels_missing", "torch.nvidia_wheels_mismatch",
       "container.module_not_loaded", "container.driver_mismatch", "torch.beyond_catalog",
       "driver.library_fault",    "driver.implausible_value",

@@ -55,15 +55,50 @@ void CheckTorchDriver(const Snapshot& s, const Catalog& c, std::vector<Finding>&
   });
 }
 
+namespace {
+
+// The list torch's kernels are judged by: its own libraries' when they were read, else the
+// catalog's for its release and variant.
+struct KernelSource {
+  FatbinCode code;
+  EvidenceItem evidence;
+};
+
+std::optional<KernelSource> KernelsOf(const Catalog& c, const PackageInfo& torch, const Platform& p) {
+  if (std::optional<TorchCode> file = TorchFileCode(torch)) return KernelSource{file->code, file->evidence};
+  const TorchVariant* v = InstalledVariant(c, torch, p);
+  if (v == nullptr || !v->arch_list) return std::nullopt;
+  KernelSource k;
+  for (const ArchEntry& e : *v->arch_list) {
+    k.code.sass.push_back(e.cc.Number());
+    if (e.ptx) k.code.ptx.push_back(e.cc.Number());
+  }
+  k.evidence = Ev("evidence.arch_list_catalog", {{"torch", v->torch.Public()}, {"variant", v->variant.tag},
+                                                   {"list", FatbinCodeNames(k.code)}, {"line", std::to_string(v->prov.line)}});
+  return k;
+}
+
+// PTX counts only when torch's CUDA already knew the GPU (its bundled libraries carry no code
+// for GPUs released after it).
+ArchFit FitTorch(const Catalog& c, const FatbinCode& code, const CudaVersion& cuda, const ComputeCapability& gpu) {
+  ArchFit fit = FitCode(code, gpu);
+  if (fit.fit != KernelFit::kPtx) return fit;
+  std::optional<CudaVersion> first = FirstCudaFor(c, gpu);
+  if (first && cuda.Truncated() < *first) return ArchFit{};
+  return fit;
+}
+
+}  // namespace
+
 void CheckTorchKernels(const Snapshot& s, const Catalog& c, std::vector<Finding>& out) {
   ForEachTorch(s, [&](const PythonEnv& env, const PackageInfo& torch) {
     if (!torch.cuda || torch.hip) return;
-    const TorchVariant* v = InstalledVariant(c, torch, s.platform);
-    if (v == nullptr || !v->arch_list) return;
-    std::string list = Join(ArchListNames(*v->arch_list), " ");
+    std::optional<KernelSource> k = KernelsOf(c, torch, s.platform);
+    if (!k) return;
+    std::string list = FatbinCodeNames(k->code);
     for (const GpuInfo& gpu : s.gpus) {
       if (!gpu.cc) continue;
-      ArchFit fit = FitWheel(c, *v->arch_list, *v->variant.cuda, *gpu.cc);
+      ArchFit fit = FitTorch(c, k->code, *torch.cuda, *gpu.cc);
       if (fit.fit == KernelFit::kSass) continue;
       bool none = fit.fit == KernelFit::kNone;
       out.push_back(Finding{none ? "torch.no_kernels" : "torch.ptx_jit", none ? Severity::kError : Severity::kInfo,
@@ -74,9 +109,7 @@ void CheckTorchKernels(const Snapshot& s, const Catalog& c, std::vector<Finding>
                              {"list", list},
                              {"via", none ? "" : fit.via.Compute()}},
                             {Ev("evidence.gpu_cc", {{"gpu", gpu.name}, {"cc", gpu.cc->ToString()}, {"source", gpu.cc_source}}),
-                             TorchEvidence(env, torch),
-                             Ev("evidence.arch_list_catalog", {{"torch", v->torch.Public()}, {"variant", v->variant.tag},
-                                                               {"list", list}, {"line", std::to_string(v->prov.line)}})},
+                             TorchEvidence(env, torch), k->evidence},
                             none ? TorchFixCommand(c, s, env, false) : "",
                             "compute-capability"});
     }

@@ -71,10 +71,14 @@ void ProbeGpus(const ProbeInput& in, Snapshot& snap);
 void ProbePythons(const ProbeInput& in, Snapshot& snap);
 void ProbeToolkits(const ProbeInput& in, Snapshot& snap);
 void ProbeCudnn(const ProbeInput& in, Snapshot& snap);
+// GPU code and links of torch's libraries and of every CUDA extension (binaries.cc).
+void ProbeBinaries(const ProbeInput& in, Snapshot& snap);
 
 // Library directories searched for driver and CUDA libraries, in the dynamic loader's order:
 // LD_LIBRARY_PATH, /etc/ld.so.conf(.d), then the default multiarch directories.
 std::vector<std::string> LibraryDirs(const ProbeInput& in);
+// The directories /etc/ld.so.conf names (with its includes), in order.
+std::vector<std::string> LdSoConfDirs(const Fs& fs);
 // PATH entries, each resolved inside the root.
 std::vector<std::string> PathDirs(const ProbeInput& in);
 

@@ -69,6 +69,12 @@ void ReadLdSoConf(const Fs& fs, const std::string& path, std::unordered_set<std:
 
 }  // namespace
 
+std::vector<std::string> LdSoConfDirs(const Fs& fs) {
+  std::vector<std::string> dirs;
+  ReadLdSoConf(fs, "/etc/ld.so.conf", 0, dirs);
+  return dirs;
+}
+
 std::vector<std::string> LibraryDirs(const ProbeInput& in) {
   DirList dirs;
   for (const std::string& d : SplitNonEmpty(in.Env("LD_LIBRARY_PATH"), ':')) dirs.Add(d);
@@ -95,6 +101,7 @@ Snapshot TakeSnapshot(const ProbeInput& in) {
   ProbeDriver(in, snap);
   ProbeGpus(in, snap);
   ProbePythons(in, snap);
+  ProbeBinaries(in, snap);
   ProbeToolkits(in, snap);
   ProbeCudnn(in, snap);
   snap.unreadable = in.fs->unreadable();

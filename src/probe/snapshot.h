@@ -11,6 +11,7 @@
 #include "core/fs.h"
 #include "core/platform.h"
 #include "core/version.h"
+#include "probe/fatbin.h"
 
 namespace cudamatch {
 
@@ -119,6 +120,42 @@ struct CudnnInfo {
   std::string kind;  // "system", "toolkit", "pip"
 };
 
+// One shared object read for the GPU code it carries and what it links (probe/binaries.cc).
+struct BinaryInfo {
+  std::string path;
+  std::optional<FatbinCode> code;     // nullopt: no fatbin section (no GPU code)
+  std::vector<std::string> needed;    // DT_NEEDED: libcudart.so.12, libcudnn.so.9, ...
+  std::vector<std::string> rpath;     // DT_RPATH
+  std::vector<std::string> runpath;   // DT_RUNPATH
+  std::string error;                  // why it could not be read; "" when it was
+};
+
+// Where the dynamic loader finds a library, in its order of search.
+enum class LibOrigin { kRpath, kLdLibraryPath, kRunpath, kLdSoConf, kDefault };
+std::string_view LibOriginName(LibOrigin o);  // "DT_RPATH", "LD_LIBRARY_PATH", ...
+
+// A CUDA library torch links (libcudart, libcublas, libcudnn) and the copy the loader picks.
+struct RuntimeLib {
+  std::string soname;   // libcudnn.so.9
+  std::string path;     // the file the loader opens; "" when none is found
+  std::string target;   // its real name after symbolic links: libcudnn.so.9.1.0
+  std::optional<LibOrigin> origin;
+  std::optional<Pep440> version;  // from the real name or the nvidia-* wheel's metadata
+  std::string version_source;
+  std::string wheel_path;  // the copy in the environment's nvidia-* wheel or torch/lib, when one exists
+  std::optional<Pep440> wheel_version;
+  bool shadowed() const { return !path.empty() && !wheel_path.empty() && path != wheel_path; }
+};
+
+// An installed distribution that ships CUDA shared objects (torchvision, xformers, flash_attn, ...).
+struct ExtensionInfo {
+  std::string name;  // normalized distribution name
+  std::optional<Pep440> version;
+  std::string metadata_path;             // its METADATA
+  std::vector<std::string> torch_pins;  // Requires-Dist on torch/torchvision/torchaudio: "torch==2.4.1"
+  std::vector<BinaryInfo> libs;          // the CUDA shared objects among its files
+};
+
 struct PackageInfo {
   std::string name;  // "torch"
   std::optional<Pep440> version;
@@ -131,6 +168,8 @@ struct PackageInfo {
   std::string location;            // the package directory or metadata path
   std::vector<std::string> nvidia_requirements;  // "nvidia-cudnn-cu12==8.9.2.26"
   std::vector<std::string> bundled_libs;         // torch/lib/libcudnn.so.8 ...
+  std::vector<BinaryInfo> binaries;              // torch: libtorch_cuda*.so read for GPU code
+  std::vector<RuntimeLib> runtime;               // torch: the CUDA libraries it will load
 };
 
 struct PythonEnv {
@@ -146,6 +185,7 @@ struct PythonEnv {
   bool cudamatch_own = false;  // the environment the running cudamatch is installed in
   std::vector<std::string> site_packages;  // every site directory (lib and lib64), one environment
   std::map<std::string, PackageInfo> packages;  // torch, torchvision, torchaudio, triton, nvidia-*
+  std::vector<ExtensionInfo> extensions;         // distributions shipping CUDA shared objects
 };
 
 struct LibraryPathEntry {

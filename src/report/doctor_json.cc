@@ -52,6 +52,55 @@ Json GpuJson(const GpuInfo& g) {
   return j;
 }
 
+Json IntList(const std::vector<int>& v) {
+  Json j = Json::array();
+  for (int x : v) j.push_back(x);
+  return j;
+}
+
+Json BinaryJson(const BinaryInfo& b) {
+  Json j;
+  j["path"] = b.path;
+  if (b.code) {
+    j["gpu_code"] = Json{{"sass", IntList(b.code->sass)}, {"ptx", IntList(b.code->ptx)},
+                         {"containers", b.code->containers}, {"entries", b.code->entries},
+                         {"compressed", b.code->compressed}, {"sampled", b.code->sampled},
+                         {"partial", b.code->partial}};
+  } else {
+    j["gpu_code"] = nullptr;
+  }
+  j["needed"] = StringList(b.needed);
+  j["rpath"] = StringList(b.rpath);
+  j["runpath"] = StringList(b.runpath);
+  j["error"] = OptText(b.error);
+  return j;
+}
+
+Json RuntimeJson(const RuntimeLib& r) {
+  Json j;
+  j["soname"] = r.soname;
+  j["path"] = OptText(r.path);
+  j["target"] = OptText(r.target);
+  j["origin"] = r.origin ? Json(LibOriginName(*r.origin)) : Json(nullptr);
+  j["version"] = OptString(r.version);
+  j["version_source"] = OptText(r.version_source);
+  j["wheel_path"] = OptText(r.wheel_path);
+  j["wheel_version"] = OptString(r.wheel_version);
+  return j;
+}
+
+Json ExtensionJson(const ExtensionInfo& x) {
+  Json j;
+  j["name"] = x.name;
+  j["version"] = OptString(x.version);
+  j["metadata"] = x.metadata_path;
+  j["torch_requirements"] = StringList(x.torch_pins);
+  Json libs = Json::array();
+  for (const BinaryInfo& b : x.libs) libs.push_back(BinaryJson(b));
+  j["libraries"] = libs;
+  return j;
+}
+
 Json PackageJson(const PackageInfo& p) {
   Json j;
   j["version"] = OptString(p.version);
@@ -64,6 +113,13 @@ Json PackageJson(const PackageInfo& p) {
   j["metadata_version"] = OptText(p.metadata_version);
   j["nvidia_requirements"] = StringList(p.nvidia_requirements);
   j["bundled_libs"] = StringList(p.bundled_libs);
+  if (p.name == "torch") {
+    Json bins = Json::array(), runtime = Json::array();
+    for (const BinaryInfo& b : p.binaries) bins.push_back(BinaryJson(b));
+    for (const RuntimeLib& r : p.runtime) runtime.push_back(RuntimeJson(r));
+    j["libraries"] = bins;
+    j["runtime"] = runtime;
+  }
   return j;
 }
 
@@ -87,6 +143,9 @@ Json PythonJson(const PythonEnv& e) {
   members.reserve(e.packages.size());
   for (const auto& [name, p] : e.packages) members.emplace_back(name, PackageJson(p));
   j["packages"] = pkgs;
+  Json exts = Json::array();
+  for (const ExtensionInfo& x : e.extensions) exts.push_back(ExtensionJson(x));
+  j["extensions"] = exts;
   return j;
 }
 

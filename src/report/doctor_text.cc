@@ -113,6 +113,43 @@ std::string PackageLine(const PackageInfo& p, Lang L) {
   return out;
 }
 
+// The CUDA sonames a library links: "libcudart.so.12 libcudnn.so.9".
+std::string CudaLinks(const BinaryInfo& b) {
+  std::vector<std::string> out;
+  for (const std::string& n : b.needed) {
+    if (StartsWith(n, "libcudart.") || StartsWith(n, "libcudnn") || StartsWith(n, "libcublas")) out.push_back(n);
+  }
+  return Join(out, " ");
+}
+
+// What torch's libraries and the environment's CUDA extensions carry and load.
+std::string BinaryLines(const PythonEnv& e, const TextOptions& o) {
+  Lang L = o.lang;
+  std::string out;
+  if (auto it = e.packages.find("torch"); it != e.packages.end()) {
+    for (const BinaryInfo& b : it->second.binaries) {
+      if (!b.code) continue;
+      out += "      " + Tr(L, "doctor.pythons.gpu_code", {{"file", std::string(Basename(b.path))},
+                                                          {"list", FatbinCodeNames(*b.code)}}) + "\n";
+    }
+    for (const RuntimeLib& r : it->second.runtime) {
+      std::string where = r.path.empty() ? Tr(L, "doctor.pythons.runtime_missing")
+                                         : r.path + " (" + std::string(LibOriginName(*r.origin)) + ")";
+      out += "      " + Tr(L, "doctor.pythons.runtime", {{"soname", r.soname}, {"where", where}}) + "\n";
+    }
+  }
+  for (const ExtensionInfo& x : e.extensions) {
+    for (const BinaryInfo& b : x.libs) {
+      std::string code = b.code ? FatbinCodeNames(*b.code) : Tr(L, "doctor.pythons.no_gpu_code");
+      std::string links = CudaLinks(b);
+      out += "      " + Tr(L, "doctor.pythons.extension", {{"package", x.name + " " + OrUnknown(x.version, L)},
+                                                           {"file", std::string(Basename(b.path))}, {"list", code}}) +
+             (links.empty() ? "" : "  " + o.style.Dim(links)) + "\n";
+    }
+  }
+  return out;
+}
+
 std::string PythonSection(const Snapshot& s, const TextOptions& o) {
   Lang L = o.lang;
   std::string out = Section("doctor.section.pythons", o);
@@ -131,6 +168,7 @@ std::string PythonSection(const Snapshot& s, const TextOptions& o) {
                                   [](const auto& kv) { return StartsWith(kv.first, "nvidia-"); });
     if (nvidia > 0) pkgs.push_back(Tr(L, "doctor.pythons.nvidia_wheels", {{"count", std::to_string(nvidia)}}));
     out += "      " + (pkgs.empty() ? o.style.Dim(Tr(L, "doctor.pythons.no_torch")) : Join(pkgs, " · ")) + "\n";
+    out += BinaryLines(e, o);
     if (o.verbose) {
       for (const auto& [name, p] : e.packages) {
         out += "      " + o.style.Dim(name + " " + OrUnknown(p.version, L) + "  " + p.version_source) + "\n";

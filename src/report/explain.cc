@@ -9,7 +9,7 @@ namespace cudamatch {
 const std::vector<std::string_view>& ExplainTopics() {
   static const std::vector<std::string_view> kTopics = {
       "layers",  "driver", "toolkit",      "minor-compat", "cudnn",           "compute-capability",
-      "forward-compat", "nvidia-smi", "pairing", "wsl", "containers", "visible-devices", "mirrors", "nvidia-wheels"};
+      "forward-compat", "nvidia-smi", "pairing", "wsl", "containers", "visible-devices", "mirrors", "nvidia-wheels", "extensions"};
   return kTopics;
 }
 

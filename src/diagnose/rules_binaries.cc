@@ -1,0 +1,255 @@
+// Rules on what installed binaries say about themselves: the GPU code torch's libraries carry
+// against the catalog's list; CUDA extensions' GPU code, CUDA runtime and cuDNN majors and torch
+// pins against this machine; CUDA libraries torch would load from outside its environment.
+#include <algorithm>
+
+#include "core/text.h"
+#include "diagnose/rule_fns.h"
+#include "plan/commands.h"
+#include "probe/parsers.h"
+
+namespace cudamatch {
+
+namespace {
+
+template <typename Fn>
+void ForEachTorch(const Snapshot& s, Fn fn) {
+  for (const PythonEnv& env : s.pythons) {
+    auto it = env.packages.find("torch");
+    if (it != env.packages.end() && it->second.version) fn(env, it->second);
+  }
+}
+
+ComputeCapability CcOf(int arch) { return ComputeCapability{arch / 10, arch % 10, 0}; }
+
+// The major of a versioned soname: libcudart.so.11.0 -> 11, libcudnn.so.9 -> 9.
+std::optional<int> SonameMajor(std::string_view soname, std::string_view stem) {
+  std::string prefix = std::string(stem) + ".so.";
+  if (!StartsWith(soname, prefix)) return std::nullopt;
+  std::string_view rest = soname.substr(prefix.size());
+  auto n = ParseUint(rest.substr(0, rest.find('.')));
+  return n ? std::optional<int>(static_cast<int>(*n)) : std::nullopt;
+}
+
+std::optional<std::pair<std::string, int>> NeededMajor(const BinaryInfo& b, std::string_view stem) {
+  for (const std::string& n : b.needed) {
+    if (auto m = SonameMajor(n, stem)) return std::pair(n, *m);
+  }
+  return std::nullopt;
+}
+
+std::string ExtLabel(const ExtensionInfo& e) { return e.name + (e.version ? " " + e.version->ToString() : ""); }
+
+std::string RebuildCommand(const ExtensionInfo& e, std::string_view arch_list) {
+  std::string pin = e.version ? "==" + e.version->ToString() : "";
+  std::string env = arch_list.empty() ? "" : "TORCH_CUDA_ARCH_LIST=\"" + std::string(arch_list) + "\" ";
+  return env + "pip install --force-reinstall --no-deps --no-build-isolation --no-binary " + e.name + " \"" + e.name +
+         pin + "\"";
+}
+
+// The torch named by a pin ("torch==2.4.1"), with the installed build's variant when the catalog has it.
+std::string TorchPinCommand(const Snapshot& s, const Catalog& c, const PackageInfo& torch, const Pep440& want) {
+  const TorchRelease* release = FindTorch(c, want);
+  const TorchVariant* variant = release ? FindVariant(c, want, s.platform.Name(), torch.variant) : nullptr;
+  if (release == nullptr || variant == nullptr) return "pip install \"torch==" + want.ToString() + "\"";
+  InstallRequest req;
+  req.release = release;
+  req.variant = variant;
+  req.platform = s.platform;
+  return BuildInstallCommands(req).pip;
+}
+
+struct Pin {
+  std::string name;
+  SpecifierSet spec;
+};
+
+std::optional<Pin> ParsePin(const std::string& text) {
+  auto r = ParseRequirement(text);
+  if (!r) return std::nullopt;
+  auto spec = SpecifierSet::Parse(r->specifier);
+  if (!spec || spec->clauses.empty()) return std::nullopt;
+  return Pin{r->name, *spec};
+}
+
+// The version of a single "==X" clause (no wildcard), the build a pin names.
+std::optional<Pep440> ExactPin(const SpecifierSet& spec) {
+  if (spec.clauses.size() != 1 || spec.clauses[0].op != "==" || spec.clauses[0].wildcard) return std::nullopt;
+  return spec.clauses[0].version;
+}
+
+}  // namespace
+
+ArchFit FitCode(const FatbinCode& code, const ComputeCapability& gpu) {
+  ArchFit best;
+  for (int a : code.sass) {
+    ComputeCapability cc = CcOf(a);
+    if (cc.major == gpu.major && cc.minor <= gpu.minor && (best.fit != KernelFit::kSass || cc > best.via)) {
+      best = ArchFit{KernelFit::kSass, cc};
+    }
+  }
+  if (best.fit == KernelFit::kSass) return best;
+  for (int a : code.ptx) {
+    ComputeCapability cc = CcOf(a);
+    if (cc <= ComputeCapability{gpu.major, gpu.minor, 0} && (best.fit == KernelFit::kNone || cc > best.via)) {
+      best = ArchFit{KernelFit::kPtx, cc};
+    }
+  }
+  return best;
+}
+
+EvidenceItem CodeEvidence(const std::string& path, const FatbinCode& code) {
+  MessageArgs args = {{"file", path}, {"list", FatbinCodeNames(code)}, {"containers", std::to_string(code.containers)},
+                      {"entries", std::to_string(code.entries)}};
+  if (code.sampled == 0) return Ev("evidence.gpu_code_file", std::move(args));
+  args.emplace_back("sampled", std::to_string(code.sampled));
+  return Ev("evidence.gpu_code_file_sampled", std::move(args));
+}
+
+std::optional<TorchCode> TorchFileCode(const PackageInfo& torch) {
+  std::optional<TorchCode> out;
+  for (const BinaryInfo& b : torch.binaries) {
+    if (!b.code || (b.code->sass.empty() && b.code->ptx.empty())) continue;
+    if (!out) out = TorchCode{{}, CodeEvidence(b.path, *b.code)};
+    for (int a : b.code->sass) out->code.sass.push_back(a);
+    for (int a : b.code->ptx) out->code.ptx.push_back(a);
+  }
+  if (!out) return out;
+  for (auto* v : {&out->code.sass, &out->code.ptx}) {
+    std::sort(v->begin(), v->end());
+    v->erase(std::unique(v->begin(), v->end()), v->end());
+  }
+  return out;
+}
+
+void CheckTorchFileList(const Snapshot& s, const Catalog& c, std::vector<Finding>& out) {
+  ForEachTorch(s, [&](const PythonEnv& env, const PackageInfo& torch) {
+    std::optional<TorchCode> file = TorchFileCode(torch);
+    const TorchVariant* v = InstalledVariant(c, torch, s.platform);
+    if (!file || v == nullptr || !v->arch_list) return;
+    FatbinCode catalog;
+    for (const ArchEntry& e : *v->arch_list) {
+      catalog.sass.push_back(e.cc.Number());
+      if (e.ptx) catalog.ptx.push_back(e.cc.Number());
+    }
+    if (catalog.sass == file->code.sass && catalog.ptx == file->code.ptx) return;
+    out.push_back(Finding{"torch.kernels_differ", Severity::kInfo,
+                          {{"env", env.prefix}, {"torch", torch.version->ToString()},
+                           {"file_list", FatbinCodeNames(file->code)}, {"list", FatbinCodeNames(catalog)}},
+                          {TorchEvidence(env, torch), file->evidence,
+                           Ev("evidence.arch_list_catalog", {{"torch", v->torch.Public()}, {"variant", v->variant.tag},
+                                                             {"list", FatbinCodeNames(catalog)},
+                                                             {"line", std::to_string(v->prov.line)}})},
+                          "",
+                          "compute-capability"});
+  });
+}
+
+void CheckExtensionKernels(const Snapshot& s, const Catalog&, std::vector<Finding>& out) {
+  for (const PythonEnv& env : s.pythons) {
+    for (const ExtensionInfo& ext : env.extensions) {
+      for (const GpuInfo& gpu : s.gpus) {
+        if (!gpu.cc) continue;
+        for (const BinaryInfo& lib : ext.libs) {
+          if (!lib.code || FitCode(*lib.code, *gpu.cc).fit != KernelFit::kNone) continue;
+          out.push_back(Finding{"ext.no_kernels", Severity::kError,
+                                {{"env", env.prefix}, {"package", ExtLabel(ext)}, {"gpu", gpu.name}, {"sm", gpu.cc->Sm()},
+                                 {"file", lib.path}, {"list", FatbinCodeNames(*lib.code)}},
+                                {Ev("evidence.gpu_cc", {{"gpu", gpu.name}, {"cc", gpu.cc->ToString()}, {"source", gpu.cc_source}}),
+                                 CodeEvidence(lib.path, *lib.code)},
+                                RebuildCommand(ext, gpu.cc->ToString()),
+                                "extensions"});
+          break;  // one finding per package and GPU
+        }
+      }
+    }
+  }
+}
+
+void CheckExtensionRuntime(const Snapshot& s, const Catalog&, std::vector<Finding>& out) {
+  ForEachTorch(s, [&](const PythonEnv& env, const PackageInfo& torch) {
+    std::optional<int> torch_cudnn;
+    for (const RuntimeLib& r : torch.runtime) {
+      if (auto m = SonameMajor(r.soname, "libcudnn")) torch_cudnn = *m;
+    }
+    for (const ExtensionInfo& ext : env.extensions) {
+      for (const BinaryInfo& lib : ext.libs) {
+        auto cudart = NeededMajor(lib, "libcudart");
+        if (cudart && torch.cuda && cudart->second != torch.cuda->major) {
+          out.push_back(Finding{"ext.cuda_major", Severity::kError,
+                                {{"env", env.prefix}, {"package", ExtLabel(ext)}, {"file", lib.path},
+                                 {"soname", cudart->first}, {"major", std::to_string(cudart->second)},
+                                 {"torch", torch.version->ToString()}, {"cuda", torch.cuda->MajorMinor()}},
+                                {Ev("evidence.needed", {{"file", lib.path}, {"soname", cudart->first}}),
+                                 TorchEvidence(env, torch)},
+                                RebuildCommand(ext, ""),
+                                "extensions"});
+          break;
+        }
+        auto cudnn = NeededMajor(lib, "libcudnn");
+        if (cudnn && torch_cudnn && cudnn->second != *torch_cudnn) {
+          out.push_back(Finding{"ext.cudnn_major", Severity::kError,
+                                {{"env", env.prefix}, {"package", ExtLabel(ext)}, {"file", lib.path},
+                                 {"soname", cudnn->first}, {"torch", torch.version->ToString()},
+                                 {"torch_cudnn", std::to_string(*torch_cudnn)}},
+                                {Ev("evidence.needed", {{"file", lib.path}, {"soname", cudnn->first}}),
+                                 TorchEvidence(env, torch),
+                                 Ev("evidence.torch_links", {{"soname", "libcudnn.so." + std::to_string(*torch_cudnn)}})},
+                                RebuildCommand(ext, ""),
+                                "extensions"});
+          break;
+        }
+      }
+    }
+  });
+}
+
+void CheckExtensionPins(const Snapshot& s, const Catalog& c, std::vector<Finding>& out) {
+  for (const PythonEnv& env : s.pythons) {
+    for (const ExtensionInfo& ext : env.extensions) {
+      for (const std::string& pin : ext.torch_pins) {
+        auto req = ParsePin(pin);
+        if (!req) continue;
+        auto it = env.packages.find(req->name);
+        if (it == env.packages.end() || !it->second.version) continue;
+        const Pep440& have = *it->second.version;
+        if (req->spec.Matches(have) || req->spec.Matches(have.WithoutLocal())) continue;
+        std::optional<Pep440> want = ExactPin(req->spec);
+        std::string fix = want && req->name == "torch" ? TorchPinCommand(s, c, it->second, *want) : "";
+        out.push_back(Finding{"ext.torch_pin", Severity::kError,
+                              {{"env", env.prefix}, {"package", ExtLabel(ext)}, {"pin", pin},
+                               {"name", req->name}, {"have", have.ToString()}},
+                              {Ev("evidence.requires_dist", {{"file", ext.metadata_path}, {"requirement", pin}}),
+                               PackageEvidence(it->second)},
+                              fix,
+                              "extensions"});
+      }
+    }
+  }
+}
+
+void CheckRuntimeShadowed(const Snapshot& s, const Catalog&, std::vector<Finding>& out) {
+  ForEachTorch(s, [&](const PythonEnv& env, const PackageInfo& torch) {
+    for (const RuntimeLib& r : torch.runtime) {
+      // Only LD_LIBRARY_PATH comes before the directories torch's libraries name (DT_RUNPATH).
+      if (!r.shadowed() || r.origin != LibOrigin::kLdLibraryPath) continue;
+      std::string origin(LibOriginName(*r.origin));
+      out.push_back(Finding{"runtime.shadowed", Severity::kWarning,
+                            {{"env", env.prefix}, {"torch", torch.version->ToString()}, {"soname", r.soname},
+                             {"path", r.path}, {"origin", origin},
+                             {"version", r.version ? r.version->ToString() : "?"},
+                             {"wheel_path", r.wheel_path},
+                             {"wheel_version", r.wheel_version ? r.wheel_version->ToString() : "?"}},
+                            {r.version ? Ev("evidence.runtime_found_version",
+                                            {{"soname", r.soname}, {"path", r.path}, {"origin", origin},
+                                             {"version", r.version->ToString()}, {"source", r.version_source}})
+                                       : Ev("evidence.runtime_found", {{"soname", r.soname}, {"path", r.path}, {"origin", origin}}),
+                             Ev("evidence.runtime_wheel", {{"path", r.wheel_path},
+                                                           {"version", r.wheel_version ? r.wheel_version->ToString() : "?"}})},
+                            "unset LD_LIBRARY_PATH",
+                            "cudnn"});
+    }
+  });
+}
+
+}  // namespace cudamatch

@@ -1,0 +1,121 @@
+// Reads the truth from installed binaries: which GPU code torch's libraries and every CUDA
+// extension carry, what they link, and which CUDA libraries torch's loader will pick.
+// Sources, in order, per environment:
+//   torch:      <site>/torch/lib/libtorch_cuda.so (and the split libraries of older releases:
+//               libtorch_cuda_cpp.so, libtorch_cuda_cu.so, libtorch_cuda_linalg.so,
+//               libcaffe2_nvrtc.so): ELF headers, DT_NEEDED / RPATH / RUNPATH, fatbin headers
+//   runtime:    each libcudart / libcublas / libcudnn soname torch needs, searched as ld.so does:
+//               DT_RPATH, LD_LIBRARY_PATH, DT_RUNPATH, /etc/ld.so.conf, default directories
+//               (binaries_runtime.cc)
+//   extensions: every *.dist-info but torch's, triton's and the nvidia-* wheels': the shared
+//               objects its RECORD lists, kept when they carry GPU code or link the CUDA runtime,
+//               cuDNN, cuBLAS or torch's CUDA libraries; METADATA for the Requires-Dist pins on
+//               torch, torchvision and torchaudio (binaries_ext.cc). At most 64 shared objects a
+//               distribution and 512 an environment are read.
+#include "probe/binaries.h"
+
+#include <algorithm>
+
+#include "core/text.h"
+
+namespace cudamatch {
+
+std::string_view LibOriginName(LibOrigin o) {
+  switch (o) {
+    case LibOrigin::kRpath: return "DT_RPATH";
+    case LibOrigin::kLdLibraryPath: return "LD_LIBRARY_PATH";
+    case LibOrigin::kRunpath: return "DT_RUNPATH";
+    case LibOrigin::kLdSoConf: return "ld.so.conf";
+    case LibOrigin::kDefault: break;
+  }
+  return "default";
+}
+
+BinaryInfo ReadBinary(const Fs& fs, const std::string& path, Trail& trail) {
+  BinaryInfo b;
+  b.path = path;
+  auto file = fs.Open(path);
+  if (!file) {
+    b.error = file.error();
+    trail.Error(path, b.error);
+    return b;
+  }
+  if ((*file)->size() == 0) {
+    b.error = "empty file";
+    trail.Skipped(path, b.error);
+    return b;
+  }
+  auto elf = ReadElf(**file);
+  if (!elf) {
+    b.error = elf.error();
+    trail.Error(path, b.error);
+    return b;
+  }
+  b.needed = elf->needed;
+  b.rpath = elf->rpath;
+  b.runpath = elf->runpath;
+  if (const ElfSection* s = FatbinSection(*elf)) {
+    auto code = ReadFatbin(**file, s->offset, s->size);
+    if (!code) {
+      b.error = s->name + ": " + code.error();
+      trail.Error(path, b.error);
+      return b;
+    }
+    b.code = std::move(*code);
+  }
+  trail.Found(path, b.code ? "GPU code: " + FatbinCodeNames(*b.code) + " (" + FatbinCoverage(*b.code) + ")"
+                          : "no GPU code");
+  return b;
+}
+
+bool LinksCuda(const BinaryInfo& b) {
+  if (b.code) return true;
+  return std::any_of(b.needed.begin(), b.needed.end(), [](const std::string& n) {
+    return StartsWith(n, "libcudart.") || StartsWith(n, "libcudnn") || StartsWith(n, "libc10_cuda.") ||
+           StartsWith(n, "libtorch_cuda") || StartsWith(n, "libcublas");
+  });
+}
+
+const std::vector<std::string_view>& TorchCudaLibraries() {
+  static const std::vector<std::string_view> kNames = {"libtorch_cuda.so", "libtorch_cuda_cpp.so", "libtorch_cuda_cu.so",
+                                                       "libtorch_cuda_linalg.so", "libcaffe2_nvrtc.so"};
+  return kNames;
+}
+
+std::string TorchSite(const Fs& fs, const PythonEnv& env) {
+  for (const std::string& site : env.site_packages) {
+    if (fs.IsDir(site + "/torch/lib")) return site;
+  }
+  return "";
+}
+
+namespace {
+
+void ProbeTorchLibs(const ProbeInput& in, PythonEnv& env, Trail& trail) {
+  auto it = env.packages.find("torch");
+  if (it == env.packages.end()) return;
+  std::string site = TorchSite(*in.fs, env);
+  if (site.empty()) return;
+  for (std::string_view name : TorchCudaLibraries()) {
+    std::string path = site + "/torch/lib/" + std::string(name);
+    if (!in.fs->IsFile(path)) continue;
+    it->second.binaries.push_back(ReadBinary(*in.fs, path, trail));
+  }
+  it->second.runtime = ResolveTorchRuntime(in, env, site, it->second.binaries);
+  for (const RuntimeLib& r : it->second.runtime) {
+    if (r.path.empty()) trail.Missing(r.soname, "not found in the loader's search path");
+    else trail.Found(r.path, r.soname + " via " + std::string(LibOriginName(*r.origin)));
+  }
+}
+
+}  // namespace
+
+void ProbeBinaries(const ProbeInput& in, Snapshot& snap) {
+  Trail trail(snap, "binaries");
+  for (PythonEnv& env : snap.pythons) {
+    ProbeTorchLibs(in, env, trail);
+    env.extensions = ScanExtensions(*in.fs, env, trail);
+  }
+}
+
+}  // namespace cudamatch

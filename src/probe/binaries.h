@@ -1,0 +1,39 @@
+// Internal to probe/: the pieces of ProbeBinaries (binaries.cc, binaries_ext.cc,
+// binaries_runtime.cc).
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "probe/context.h"
+#include "probe/elf.h"
+#include "probe/fatbin.h"
+#include "probe/snapshot.h"
+
+namespace cudamatch {
+
+// Caps on what one environment's scan reads.
+inline constexpr size_t kRecordCap = 4 * 1024 * 1024;  // a RECORD file
+inline constexpr size_t kMaxLibsPerDist = 64;
+inline constexpr size_t kMaxLibsPerEnv = 512;
+
+// One shared object: ELF headers, links, fatbin headers. Errors land in BinaryInfo::error.
+BinaryInfo ReadBinary(const Fs& fs, const std::string& path, Trail& trail);
+// Whether it carries GPU code or links the CUDA runtime, cuDNN, cuBLAS or torch's CUDA libraries.
+bool LinksCuda(const BinaryInfo& b);
+// libtorch_cuda.so and the split libraries of older releases, in the order read.
+const std::vector<std::string_view>& TorchCudaLibraries();
+// The site-packages directory holding torch/lib, or "".
+std::string TorchSite(const Fs& fs, const PythonEnv& env);
+
+// Distributions of the environment that ship CUDA shared objects (torch itself excluded).
+std::vector<ExtensionInfo> ScanExtensions(const Fs& fs, const PythonEnv& env, Trail& trail);
+// Shared-object paths (relative to site-packages) in a RECORD file, inside site-packages only.
+std::vector<std::string> SharedObjectsInRecord(std::string_view record);
+
+// The CUDA runtime, cuBLAS and cuDNN libraries torch's libraries need, found as ld.so would.
+std::vector<RuntimeLib> ResolveTorchRuntime(const ProbeInput& in, const PythonEnv& env, const std::string& site,
+                                            const std::vector<BinaryInfo>& torch_libs);
+
+}  // namespace cudamatch

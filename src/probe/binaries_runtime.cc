@@ -1,0 +1,132 @@
+// Which copy of the CUDA runtime, cuBLAS and cuDNN torch's libraries will load. The search
+// follows ld.so(8): the needing object's DT_RPATH (only when it has no DT_RUNPATH), then
+// LD_LIBRARY_PATH, then its DT_RUNPATH, then the directories of /etc/ld.so.conf (what
+// ld.so.cache is built from), then the default directories. $ORIGIN is the needing library's
+// directory. Versions come from the real file name (libcudnn.so.9.1.0) or, for a copy inside an
+// nvidia-* wheel, from that wheel's metadata.
+#include <algorithm>
+
+#include "core/text.h"
+#include "probe/binaries.h"
+#include "probe/parsers.h"
+
+namespace cudamatch {
+
+namespace {
+
+struct SearchDir {
+  std::string dir;
+  LibOrigin origin;
+};
+
+bool IsRuntimeSoname(std::string_view name) {
+  return StartsWith(name, "libcudart.so") || StartsWith(name, "libcublas.so") || StartsWith(name, "libcublasLt.so") ||
+         StartsWith(name, "libcudnn.so");
+}
+
+std::string Expand(std::string_view entry, std::string_view origin) {
+  std::string out(entry);
+  for (std::string_view var : {"${ORIGIN}", "$ORIGIN"}) {
+    for (size_t pos; (pos = out.find(var)) != std::string::npos;) out.replace(pos, var.size(), origin);
+  }
+  return NormalizePath(out);
+}
+
+std::vector<SearchDir> SearchOrder(const ProbeInput& in, const BinaryInfo& lib) {
+  std::string origin(Dirname(lib.path));
+  std::vector<SearchDir> dirs;
+  if (lib.runpath.empty()) {
+    for (const std::string& d : lib.rpath) dirs.push_back({Expand(d, origin), LibOrigin::kRpath});
+  }
+  for (const std::string& d : SplitNonEmpty(in.Env("LD_LIBRARY_PATH"), ':')) {
+    if (StartsWith(d, "/")) dirs.push_back({NormalizePath(d), LibOrigin::kLdLibraryPath});
+  }
+  for (const std::string& d : lib.runpath) dirs.push_back({Expand(d, origin), LibOrigin::kRunpath});
+  for (const std::string& d : LdSoConfDirs(*in.fs)) dirs.push_back({d, LibOrigin::kLdSoConf});
+  for (const char* d : {"/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu", "/lib/aarch64-linux-gnu",
+                        "/usr/lib/aarch64-linux-gnu", "/lib64", "/usr/lib64", "/lib", "/usr/lib"}) {
+    dirs.push_back({d, LibOrigin::kDefault});
+  }
+  return dirs;
+}
+
+// "libcudnn.so.9.1.0" -> "libcudnn.so." (what LibraryVersion strips).
+std::string Stem(std::string_view name) { return std::string(name.substr(0, name.find(".so"))) + ".so."; }
+
+// The nvidia-* wheel owning <site>/nvidia/<part>/lib/...: nvidia/cudnn -> nvidia-cudnn-cu12.
+const PackageInfo* OwningWheel(const PythonEnv& env, const std::string& site, const std::string& path) {
+  std::string prefix = site + "/nvidia/";
+  if (!StartsWith(path, prefix)) return nullptr;
+  std::string part = path.substr(prefix.size());
+  part = "nvidia-" + part.substr(0, part.find('/'));
+  std::replace(part.begin(), part.end(), '_', '-');
+  for (const auto& [name, pkg] : env.packages) {
+    if ((name == part || StartsWith(name, part + "-cu")) && pkg.version) return &pkg;
+  }
+  return nullptr;
+}
+
+void Version(const Fs& fs, const PythonEnv& env, const std::string& site, const std::string& path,
+             std::string& target, std::optional<Pep440>& version, std::string* source) {
+  auto real = fs.Resolve(path);
+  target = std::string(Basename(real ? *real : path));
+  if (const PackageInfo* wheel = OwningWheel(env, site, path)) {
+    version = wheel->version;
+    if (source) *source = wheel->location;
+    return;
+  }
+  version = LibraryVersion(target, Stem(target));
+  if (version && version->release.size() < 2) version.reset();  // libcudnn.so.9: the major alone says too little
+  if (source && version) *source = real ? *real : path;
+}
+
+// The environment's own copy: an nvidia-* wheel's lib directory, or torch/lib.
+std::string WheelCopy(const Fs& fs, const std::string& site, const std::string& soname) {
+  if (auto parts = fs.List(site + "/nvidia")) {
+    for (const std::string& p : *parts) {
+      std::string path = site + "/nvidia/" + p + "/lib/" + soname;
+      if (fs.Exists(path)) return path;
+    }
+  }
+  std::string bundled = site + "/torch/lib/" + soname;
+  return fs.Exists(bundled) ? bundled : "";
+}
+
+RuntimeLib Resolve(const ProbeInput& in, const PythonEnv& env, const std::string& site, const BinaryInfo& lib,
+                   const std::string& soname) {
+  RuntimeLib r;
+  r.soname = soname;
+  for (const SearchDir& d : SearchOrder(in, lib)) {
+    std::string path = d.dir + "/" + soname;
+    if (!in.fs->IsFile(path)) continue;
+    r.path = path;
+    r.origin = d.origin;
+    break;
+  }
+  if (!r.path.empty()) Version(*in.fs, env, site, r.path, r.target, r.version, &r.version_source);
+  r.wheel_path = WheelCopy(*in.fs, site, soname);
+  if (!r.wheel_path.empty()) {
+    std::string ignored;
+    Version(*in.fs, env, site, r.wheel_path, ignored, r.wheel_version, nullptr);
+    auto a = in.fs->Resolve(r.path), b = in.fs->Resolve(r.wheel_path);
+    if (!r.path.empty() && a && b && *a == *b) r.path = r.wheel_path;
+  }
+  return r;
+}
+
+}  // namespace
+
+std::vector<RuntimeLib> ResolveTorchRuntime(const ProbeInput& in, const PythonEnv& env, const std::string& site,
+                                            const std::vector<BinaryInfo>& torch_libs) {
+  std::vector<RuntimeLib> out;
+  for (const BinaryInfo& lib : torch_libs) {
+    for (const std::string& soname : lib.needed) {
+      if (!IsRuntimeSoname(soname)) continue;
+      if (std::any_of(out.begin(), out.end(), [&](const RuntimeLib& r) { return r.soname == soname; })) continue;
+      out.push_back(Resolve(in, env, site, lib, soname));
+    }
+  }
+  return out;
+}
+
+}  // namespace cudamatch

@@ -1,0 +1,175 @@
+#include "probe/elf.h"
+
+#include <algorithm>
+
+#include "core/text.h"
+#include "probe/le_bytes.h"
+
+namespace cudamatch {
+
+namespace {
+
+constexpr size_t kEhdrSize = 64;
+constexpr size_t kShdrSize = 64;
+constexpr size_t kDynSize = 16;
+constexpr int64_t kDtNull = 0, kDtNeeded = 1, kDtSoname = 14, kDtRpath = 15, kDtRunpath = 29;
+
+struct Header {
+  uint16_t type, machine, shentsize, shnum, shstrndx;
+  uint64_t shoff;
+};
+
+Result<Header> ParseHeader(std::string_view b, uint64_t file_size, const ElfLimits& limits) {
+  if (b.size() < kEhdrSize) return Err("ELF header truncated: " + std::to_string(b.size()) + " of 64 bytes");
+  if (!LooksLikeElf(b)) return Err("not an ELF file (no \\x7fELF magic)");
+  if (b[4] != 2) return Err("not a 64-bit ELF file (class " + std::to_string(static_cast<int>(b[4])) + ")");
+  if (b[5] != 1) return Err("not a little-endian ELF file (data encoding " + std::to_string(static_cast<int>(b[5])) + ")");
+  Header h{Le16(b, 16), Le16(b, 18), Le16(b, 58), Le16(b, 60), Le16(b, 62), Le64(b, 40)};
+  if (h.shnum == 0) return h;  // no section headers (or the count is in section 0: not used by linkers here)
+  if (h.shnum > limits.max_sections) {
+    return Err(std::to_string(h.shnum) + " sections, over the limit of " + std::to_string(limits.max_sections));
+  }
+  if (h.shentsize != kShdrSize) return Err("section header size " + std::to_string(h.shentsize) + ", expected 64");
+  if (h.shoff < kEhdrSize) return Err("section headers at " + Hex(h.shoff) + " overlap the ELF header");
+  uint64_t table = uint64_t{h.shnum} * kShdrSize;
+  if (h.shoff > file_size || table > file_size - h.shoff) {
+    return Err("section headers at " + Hex(h.shoff) + " (" + std::to_string(h.shnum) + " x 64 bytes) run past the end of the " +
+               std::to_string(file_size) + "-byte file");
+  }
+  if (h.shstrndx >= h.shnum) return Err("section name table index " + std::to_string(h.shstrndx) + " out of range");
+  return h;
+}
+
+Result<ElfSection> ParseSection(std::string_view b, size_t at, uint64_t file_size) {
+  ElfSection s;
+  s.type = Le32(b, at + 4);
+  s.offset = Le64(b, at + 24);
+  s.size = Le64(b, at + 32);
+  s.link = Le32(b, at + 40);
+  if (s.type != kShtNobits && (s.offset > file_size || s.size > file_size - s.offset)) {
+    return Err("section at " + Hex(s.offset) + " of " + std::to_string(s.size) + " bytes runs past the end of the " +
+               std::to_string(file_size) + "-byte file");
+  }
+  return s;
+}
+
+// Sections with file content must not overlap each other.
+Status CheckOverlaps(const std::vector<ElfSection>& sections) {
+  std::vector<const ElfSection*> placed;
+  for (const ElfSection& s : sections) {
+    if (s.type != kShtNobits && s.type != 0 && s.size > 0) placed.push_back(&s);
+  }
+  std::sort(placed.begin(), placed.end(), [](auto* a, auto* b) { return a->offset < b->offset; });
+  for (size_t i = 1; i < placed.size(); ++i) {
+    const ElfSection& a = *placed[i - 1];
+    const ElfSection& b = *placed[i];
+    if (a.offset + a.size > b.offset) {
+      return Err("sections \"" + a.name + "\" and \"" + b.name + "\" overlap at " + Hex(b.offset));
+    }
+  }
+  return Status::Ok();
+}
+
+Status NameSections(const RandomAccessFile& f, const ElfLimits& limits, uint16_t shstrndx,
+                    std::vector<ElfSection>& sections, const std::vector<uint32_t>& name_offsets) {
+  const ElfSection& table = sections[shstrndx];
+  if (table.type == kShtNobits) return Err("section name table has no content");
+  if (table.size > limits.max_names_bytes) {
+    return Err("section name table of " + std::to_string(table.size) + " bytes exceeds the " +
+               std::to_string(limits.max_names_bytes) + "-byte limit");
+  }
+  auto names = f.ReadAt(table.offset, static_cast<size_t>(table.size));
+  if (!names) return Error{names.error()};
+  if (names->size() != table.size) return Err("section name table truncated");
+  for (size_t i = 0; i < sections.size(); ++i) {
+    uint32_t off = name_offsets[i];
+    if (off >= names->size()) return Err("section " + std::to_string(i) + " name offset " + Hex(off) + " out of range");
+    size_t end = names->find('\0', off);
+    if (end == std::string::npos) return Err("section " + std::to_string(i) + " name not terminated");
+    sections[i].name = names->substr(off, end - off);
+  }
+  return Status::Ok();
+}
+
+Result<std::string> ReadString(const RandomAccessFile& f, const ElfSection& strtab, uint64_t off, size_t cap) {
+  if (off >= strtab.size) return Err("dynamic string offset " + Hex(off) + " outside .dynstr");
+  size_t len = static_cast<size_t>(std::min<uint64_t>(cap, strtab.size - off));
+  auto bytes = f.ReadAt(strtab.offset + off, len);
+  if (!bytes) return Error{bytes.error()};
+  size_t end = bytes->find('\0');
+  if (end == std::string::npos) return Err("dynamic string at " + Hex(off) + " longer than " + std::to_string(cap) + " bytes");
+  bytes->resize(end);
+  return std::move(*bytes);
+}
+
+Status ReadDynamic(const RandomAccessFile& f, const ElfLimits& limits, ElfInfo& info) {
+  const ElfSection* dyn = nullptr;
+  for (const ElfSection& s : info.sections) {
+    if (s.type == kShtDynamic) dyn = &s;
+  }
+  if (dyn == nullptr) return Status::Ok();
+  if (dyn->link >= info.sections.size()) return Err(".dynamic links to section " + std::to_string(dyn->link) + ", out of range");
+  const ElfSection strtab = info.sections[dyn->link];
+  uint64_t count = dyn->size / kDynSize;
+  if (count > limits.max_dynamic_entries) {
+    return Err(".dynamic has " + std::to_string(count) + " entries, over the limit of " + std::to_string(limits.max_dynamic_entries));
+  }
+  auto table = f.ReadAt(dyn->offset, static_cast<size_t>(count * kDynSize));
+  if (!table) return Error{table.error()};
+  if (table->size() != count * kDynSize) return Err(".dynamic truncated");
+  for (size_t at = 0; at + kDynSize <= table->size(); at += kDynSize) {
+    int64_t tag = static_cast<int64_t>(Le64(*table, at));
+    uint64_t val = Le64(*table, at + 8);
+    if (tag == kDtNull) break;
+    if (tag != kDtNeeded && tag != kDtSoname && tag != kDtRpath && tag != kDtRunpath) continue;
+    auto text = ReadString(f, strtab, val, limits.max_string);
+    if (!text) return Error{text.error()};
+    if (tag == kDtNeeded) info.needed.push_back(std::move(*text));
+    if (tag == kDtSoname) info.soname = std::move(*text);
+    auto& list = tag == kDtRpath ? info.rpath : info.runpath;
+    if (tag == kDtRpath || tag == kDtRunpath) {
+      for (std::string_view p : Split(*text, ':')) {
+        if (!p.empty()) list.emplace_back(p);
+      }
+    }
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+bool LooksLikeElf(std::string_view head) { return head.size() >= 4 && head.substr(0, 4) == "\x7f" "ELF"; }
+
+const ElfSection* ElfInfo::Find(std::string_view name) const {
+  for (const ElfSection& s : sections) {
+    if (s.name == name) return &s;
+  }
+  return nullptr;
+}
+
+Result<ElfInfo> ReadElf(const RandomAccessFile& f, const ElfLimits& limits) {
+  auto head = f.ReadAt(0, kEhdrSize);
+  if (!head) return Error{head.error()};
+  auto h = ParseHeader(*head, f.size(), limits);
+  if (!h) return Error{h.error()};
+  ElfInfo info;
+  info.type = h->type;
+  info.machine = h->machine;
+  if (h->shnum == 0) return info;
+  auto table = f.ReadAt(h->shoff, size_t{h->shnum} * kShdrSize);
+  if (!table) return Error{table.error()};
+  if (table->size() != size_t{h->shnum} * kShdrSize) return Err("section headers truncated");
+  std::vector<uint32_t> name_offsets;
+  for (size_t i = 0; i < h->shnum; ++i) {
+    auto s = ParseSection(*table, i * kShdrSize, f.size());
+    if (!s) return Err("section " + std::to_string(i) + ": " + s.error());
+    info.sections.push_back(std::move(*s));
+    name_offsets.push_back(Le32(*table, i * kShdrSize));
+  }
+  if (Status st = NameSections(f, limits, h->shstrndx, info.sections, name_offsets); !st) return Error{st.error()};
+  if (Status st = CheckOverlaps(info.sections); !st) return Error{st.error()};
+  if (Status st = ReadDynamic(f, limits, info); !st) return Error{st.error()};
+  return info;
+}
+
+}  // namespace cudamatch

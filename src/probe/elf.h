@@ -1,0 +1,54 @@
+// A defensive reader of ELF64 shared objects: the file header, the section headers and names, and
+// the dynamic section's DT_NEEDED / DT_SONAME / DT_RPATH / DT_RUNPATH strings. It reads through a
+// RandomAccessFile a header at a time (libtorch_cuda.so is ~2 GB; a few KB of it are read), and
+// every count, offset and size is checked against the file and against fixed caps before use:
+// a damaged file is an error naming what is wrong, never a crash or a long read.
+// Layout: the System V ABI's ELF-64 object file format (little-endian only: x86-64, aarch64).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/fs.h"
+#include "core/result.h"
+
+namespace cudamatch {
+
+inline constexpr uint32_t kShtNobits = 8;
+inline constexpr uint32_t kShtDynamic = 6;
+
+struct ElfSection {
+  std::string name;
+  uint32_t type = 0;
+  uint64_t offset = 0;
+  uint64_t size = 0;
+  uint32_t link = 0;  // for SHT_DYNAMIC: the string table's section index
+};
+
+struct ElfInfo {
+  uint16_t type = 0;     // ET_DYN = 3, ET_EXEC = 2, ET_REL = 1
+  uint16_t machine = 0;  // EM_X86_64 = 62, EM_AARCH64 = 183
+  std::vector<ElfSection> sections;
+  std::vector<std::string> needed;  // DT_NEEDED, in order
+  std::string soname;               // DT_SONAME
+  std::vector<std::string> rpath;   // DT_RPATH, split at ':'
+  std::vector<std::string> runpath;  // DT_RUNPATH, split at ':'
+
+  const ElfSection* Find(std::string_view name) const;
+};
+
+struct ElfLimits {
+  uint32_t max_sections = 4096;
+  uint64_t max_names_bytes = 1 << 20;  // the section-name string table
+  uint32_t max_dynamic_entries = 8192;
+  size_t max_string = 4096;  // one DT_NEEDED / RPATH string
+};
+
+// The headers of an ELF64 little-endian file; an error for anything else or anything damaged.
+Result<ElfInfo> ReadElf(const RandomAccessFile& file, const ElfLimits& limits = {});
+
+// Whether the first bytes are an ELF magic (a cheap test before ReadElf).
+bool LooksLikeElf(std::string_view head);
+
+}  // namespace cudamatch

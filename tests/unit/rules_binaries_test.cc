@@ -1,0 +1,186 @@
+// Rules on installed binaries, over hand-made Snapshots whose GPU code lists are the ones the
+// fatbin fixtures carry.
+#include <gtest/gtest.h>
+
+#include "diagnose/rules.h"
+#include "tests/unit/test_util.h"
+
+namespace cudamatch {
+namespace {
+
+using testing::TheCatalog;
+
+Snapshot Machine(const char* gpu, const char* cc) {
+  Snapshot s;
+  s.host.os_id = "ubuntu";
+  s.driver.kernel_module_loaded = true;
+  s.driver.kernel_version = DriverVersion::Parse("570.133.07").value();
+  s.driver.userspace_version = s.driver.kernel_version;
+  s.driver.cuda = CudaVersion::Parse("12.8").value();
+  s.driver.device_nodes = true;
+  GpuInfo g;
+  g.name = gpu;
+  g.cc = ComputeCapability::Parse(cc).value();
+  g.cc_source = "catalog";
+  s.gpus.push_back(g);
+  PythonEnv env;
+  env.prefix = "/venv";
+  env.kind = "venv";
+  env.version = PyVersion::Parse("3.11").value();
+  PackageInfo torch;
+  torch.name = "torch";
+  torch.version = Pep440::Parse("2.4.0+cu121").value();
+  torch.variant = "cu121";
+  torch.cuda = CudaVersion::Parse("12.1").value();
+  env.packages["torch"] = torch;
+  s.pythons.push_back(env);
+  return s;
+}
+
+BinaryInfo Lib(std::string path, std::vector<int> sass, std::vector<int> ptx, std::vector<std::string> needed = {}) {
+  BinaryInfo b;
+  b.path = std::move(path);
+  FatbinCode code;
+  code.sass = std::move(sass);
+  code.ptx = std::move(ptx);
+  b.code = code;
+  b.needed = std::move(needed);
+  return b;
+}
+
+ExtensionInfo Ext(std::string name, const char* version, BinaryInfo lib, std::vector<std::string> pins = {}) {
+  ExtensionInfo e;
+  e.name = std::move(name);
+  e.version = Pep440::Parse(version).value();
+  e.metadata_path = "/venv/site/" + e.name + ".dist-info/METADATA";
+  e.torch_pins = std::move(pins);
+  e.libs.push_back(std::move(lib));
+  return e;
+}
+
+std::vector<Finding> WithId(const std::vector<Finding>& all, std::string_view id) {
+  std::vector<Finding> out;
+  for (const Finding& f : all) {
+    if (f.id == id) out.push_back(f);
+  }
+  return out;
+}
+
+std::string Arg(const Finding& f, std::string_view key) {
+  for (const auto& [k, v] : f.args) {
+    if (k == key) return v;
+  }
+  return "";
+}
+
+TEST(BinaryRules, ExtensionWithoutTheGpusArchitectureIsAnError) {
+  Snapshot s = Machine("Tesla T4", "7.5");
+  s.pythons[0].extensions.push_back(Ext("flash-attn", "2.6.3", Lib("/venv/site/flash_attn_2_cuda.so", {80, 90}, {})));
+  auto found = WithId(Diagnose(s, TheCatalog()), "ext.no_kernels");
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0].severity, Severity::kError);
+  EXPECT_EQ(Arg(found[0], "list"), "sm_80 sm_90");
+  EXPECT_NE(found[0].fix.find("TORCH_CUDA_ARCH_LIST=\"7.5\""), std::string::npos) << found[0].fix;
+}
+
+TEST(BinaryRules, SassOfALowerMinorOrOlderPtxServesTheGpu) {
+  for (auto [sass, ptx] : {std::pair<std::vector<int>, std::vector<int>>{{80}, {}}, {{}, {75}}, {{75}, {80}}}) {
+    Snapshot s = Machine("NVIDIA GeForce RTX 3090", "8.6");
+    s.pythons[0].extensions.push_back(Ext("xformers", "0.0.27", Lib("/venv/site/xformers/_C.so", sass, ptx)));
+    EXPECT_TRUE(WithId(Diagnose(s, TheCatalog()), "ext.no_kernels").empty());
+  }
+}
+
+TEST(BinaryRules, ExtensionLinkingAnotherCudaMajorIsAnError) {
+  Snapshot s = Machine("NVIDIA GeForce RTX 4090", "8.9");
+  s.pythons[0].extensions.push_back(
+      Ext("mmcv", "2.1.0", Lib("/venv/site/mmcv/_ext.so", {75, 80}, {}, {"libcudart.so.11.0", "libc10_cuda.so"})));
+  auto found = WithId(Diagnose(s, TheCatalog()), "ext.cuda_major");
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(Arg(found[0], "soname"), "libcudart.so.11.0");
+  EXPECT_EQ(Arg(found[0], "major"), "11");
+  EXPECT_EQ(Arg(found[0], "cuda"), "12.1");
+  s.pythons[0].extensions[0].libs[0].needed = {"libcudart.so.12"};
+  EXPECT_TRUE(WithId(Diagnose(s, TheCatalog()), "ext.cuda_major").empty());
+}
+
+TEST(BinaryRules, ExtensionLinkingAnotherCudnnMajorIsAnError) {
+  Snapshot s = Machine("NVIDIA GeForce RTX 4090", "8.9");
+  RuntimeLib cudnn;
+  cudnn.soname = "libcudnn.so.9";
+  s.pythons[0].packages["torch"].runtime.push_back(cudnn);
+  s.pythons[0].extensions.push_back(Ext("apex", "0.1", Lib("/venv/site/apex_C.so", {80}, {}, {"libcudnn.so.8"})));
+  auto found = WithId(Diagnose(s, TheCatalog()), "ext.cudnn_major");
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(Arg(found[0], "torch_cudnn"), "9");
+}
+
+TEST(BinaryRules, PinOnAnotherTorchNamesTheTorchItWasBuiltFor) {
+  Snapshot s = Machine("NVIDIA GeForce RTX 4090", "8.9");
+  s.pythons[0].extensions.push_back(
+      Ext("xformers", "0.0.26.post1", Lib("/venv/site/xformers/_C.so", {80}, {}), {"torch==2.3.0", "numpy"}));
+  auto found = WithId(Diagnose(s, TheCatalog()), "ext.torch_pin");
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(Arg(found[0], "pin"), "torch==2.3.0");
+  EXPECT_EQ(Arg(found[0], "have"), "2.4.0+cu121");
+  // cu121 is 2.3.0's PyPI default: the catalog's command for it needs no index.
+  EXPECT_EQ(found[0].fix.rfind("pip install torch==2.3.0 torchvision==0.18.0 torchaudio==2.3.0", 0), 0u) << found[0].fix;
+  // The same pin is met by 2.3.0 with a local label.
+  s.pythons[0].packages["torch"].version = Pep440::Parse("2.3.0+cu121").value();
+  EXPECT_TRUE(WithId(Diagnose(s, TheCatalog()), "ext.torch_pin").empty());
+}
+
+TEST(BinaryRules, TorchsOwnListDecidesWhetherTheGpuHasKernels) {
+  // The catalog's 2.4.0+cu121 list covers sm_89; the file's list (sm_90 only) does not.
+  Snapshot s = Machine("NVIDIA GeForce RTX 4090", "8.9");
+  EXPECT_TRUE(WithId(Diagnose(s, TheCatalog()), "torch.no_kernels").empty());
+  s.pythons[0].packages["torch"].binaries.push_back(Lib("/venv/site/torch/lib/libtorch_cuda.so", {90}, {90}));
+  auto all = Diagnose(s, TheCatalog());
+  auto none = WithId(all, "torch.no_kernels");
+  ASSERT_EQ(none.size(), 1u);
+  EXPECT_EQ(Arg(none[0], "list"), "sm_90 compute_90");
+  EXPECT_EQ(none[0].evidence.back().id, "evidence.gpu_code_file");
+  EXPECT_EQ(none[0].evidence.back().args[0].second, "/venv/site/torch/lib/libtorch_cuda.so");
+  auto differ = WithId(all, "torch.kernels_differ");
+  ASSERT_EQ(differ.size(), 1u);
+  EXPECT_EQ(Arg(differ[0], "file_list"), "sm_90 compute_90");
+}
+
+TEST(BinaryRules, ANightlyWithoutACatalogRowIsJudgedByItsFile) {
+  Snapshot s = Machine("NVIDIA GeForce RTX 5090", "12.0");
+  PackageInfo& torch = s.pythons[0].packages["torch"];
+  torch.version = Pep440::Parse("2.9.0.dev20250801+cu128").value();
+  torch.variant = "cu128";
+  torch.cuda = CudaVersion::Parse("12.8").value();
+  torch.binaries.push_back(Lib("/venv/site/torch/lib/libtorch_cuda.so", {75, 80, 86, 90, 100, 120}, {120}));
+  EXPECT_TRUE(WithId(Diagnose(s, TheCatalog()), "torch.no_kernels").empty());
+  // PTX for 9.0 is JIT-compiled for 12.0 by a CUDA 12.8 build, which knows sm_120.
+  torch.binaries[0] = Lib("/venv/site/torch/lib/libtorch_cuda.so", {75, 80, 86, 90}, {90});
+  auto all = Diagnose(s, TheCatalog());
+  EXPECT_EQ(WithId(all, "torch.ptx_jit").size(), 1u);
+  EXPECT_TRUE(WithId(all, "torch.no_kernels").empty());
+  torch.binaries[0] = Lib("/venv/site/torch/lib/libtorch_cuda.so", {75, 80, 86, 90}, {});
+  EXPECT_EQ(WithId(Diagnose(s, TheCatalog()), "torch.no_kernels").size(), 1u);
+}
+
+TEST(BinaryRules, ARuntimeLibraryFromOutsideTheEnvironmentIsAWarning) {
+  Snapshot s = Machine("NVIDIA GeForce RTX 4090", "8.9");
+  RuntimeLib r;
+  r.soname = "libcudnn.so.9";
+  r.path = "/usr/lib/x86_64-linux-gnu/libcudnn.so.9";
+  r.origin = LibOrigin::kLdLibraryPath;
+  r.version = Pep440::Parse("9.0.0").value();
+  r.wheel_path = "/venv/site/nvidia/cudnn/lib/libcudnn.so.9";
+  r.wheel_version = Pep440::Parse("9.1.0.70").value();
+  s.pythons[0].packages["torch"].runtime.push_back(r);
+  auto found = WithId(Diagnose(s, TheCatalog()), "runtime.shadowed");
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0].fix, "unset LD_LIBRARY_PATH");
+  EXPECT_EQ(Arg(found[0], "origin"), "LD_LIBRARY_PATH");
+  s.pythons[0].packages["torch"].runtime[0].path = r.wheel_path;
+  s.pythons[0].packages["torch"].runtime[0].origin = LibOrigin::kRunpath;
+  EXPECT_TRUE(WithId(Diagnose(s, TheCatalog()), "runtime.shadowed").empty());
+}
+
+}  // namespace
+}  // namespace cudamatch
