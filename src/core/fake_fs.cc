@@ -148,4 +148,31 @@ Result<std::string> FakeFs::ReadLink(std::string_view path) const {
   return node->content;
 }
 
+namespace {
+
+class StringFile : public RandomAccessFile {
+ public:
+  explicit StringFile(std::string bytes) : bytes_(std::move(bytes)) {}
+  uint64_t size() const override { return bytes_.size(); }
+  Result<std::string> ReadAt(uint64_t offset, size_t len) const override {
+    if (offset >= bytes_.size()) return std::string();
+    return bytes_.substr(static_cast<size_t>(offset), len);
+  }
+
+ private:
+  std::string bytes_;
+};
+
+}  // namespace
+
+std::unique_ptr<RandomAccessFile> MakeStringFile(std::string bytes) {
+  return std::make_unique<StringFile>(std::move(bytes));
+}
+
+Result<std::unique_ptr<RandomAccessFile>> FakeFs::Open(std::string_view path) const {
+  auto content = Read(path, std::string::npos);
+  if (!content) return Error{content.error()};
+  return MakeStringFile(std::move(*content));
+}
+
 }  // namespace cudamatch

@@ -70,9 +70,10 @@ void ReadLdSoConf(const Fs& fs, const std::string& path, std::unordered_set<std:
 }  // namespace
 
 std::vector<std::string> LdSoConfDirs(const Fs& fs) {
-  std::vector<std::string> dirs;
-  ReadLdSoConf(fs, "/etc/ld.so.conf", 0, dirs);
-  return dirs;
+  DirList dirs;
+  std::unordered_set<std::string> visited;
+  ReadLdSoConf(fs, "/etc/ld.so.conf", visited, dirs);
+  return dirs.Take();
 }
 
 std::vector<std::string> LibraryDirs(const ProbeInput& in) {
