@@ -67,6 +67,14 @@ void CheckLdLibraryPath(const Snapshot& s, const Catalog& c, std::vector<Finding
 void CheckPipMirror(const Snapshot& s, const Catalog& c, std::vector<Finding>& out);
 
 // Shared helpers.
+// Calls fn(env, torch) for every environment with torch installed.
+template <typename Fn>
+void ForEachTorch(const Snapshot& s, Fn fn) {
+  for (const PythonEnv& env : s.pythons) {
+    auto it = env.packages.find("torch");
+    if (it != env.packages.end() && it->second.version) fn(env, it->second);
+  }
+}
 EvidenceItem Ev(std::string id, MessageArgs args = {});
 // The driver's kernel module, user space and CUDA, one item each ("evidence.no_driver" if none).
 std::vector<EvidenceItem> DriverEvidence(const DriverInfo& d);

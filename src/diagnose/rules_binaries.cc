@@ -12,14 +12,6 @@ namespace cudamatch {
 
 namespace {
 
-template <typename Fn>
-void ForEachTorch(const Snapshot& s, Fn fn) {
-  for (const PythonEnv& env : s.pythons) {
-    auto it = env.packages.find("torch");
-    if (it != env.packages.end() && it->second.version) fn(env, it->second);
-  }
-}
-
 ComputeCapability CcOf(int arch) { return ComputeCapability{arch / 10, arch % 10, 0}; }
 
 // The major of a versioned soname: libcudart.so.11.0 -> 11, libcudnn.so.9 -> 9.

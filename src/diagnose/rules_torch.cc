@@ -9,15 +9,6 @@ namespace cudamatch {
 
 namespace {
 
-// Calls fn(env, torch) for every environment with torch installed.
-template <typename Fn>
-void ForEachTorch(const Snapshot& s, Fn fn) {
-  for (const PythonEnv& env : s.pythons) {
-    auto it = env.packages.find("torch");
-    if (it != env.packages.end() && it->second.version) fn(env, it->second);
-  }
-}
-
 const PackageInfo* Package(const PythonEnv& env, const char* name) {
   auto it = env.packages.find(name);
   return it == env.packages.end() || !it->second.version ? nullptr : &it->second;
