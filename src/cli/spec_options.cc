@@ -70,6 +70,13 @@ Status ApplyDriver(const SpecOptions& opt, MachineSpec& spec) {
 
 }  // namespace
 
+int SpecErrorExit(const SpecOptions& opt, const Catalog& c) {
+  for (const std::string& name : opt.gpus) {
+    if (MatchGpuName(c, name, /*suggest=*/false).models.empty()) return kExitFindings;
+  }
+  return kExitUsage;
+}
+
 Result<MachineSpec> BuildSpec(const SpecOptions& opt, const Context& ctx) {
   MachineSpec spec;
   bool detect = !opt.no_detect && ctx.flags.os.empty();

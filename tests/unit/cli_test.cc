@@ -197,7 +197,11 @@ TEST(Cli, PlanAndCheckWhatIf) {
   auto cj = nlohmann::json::parse(c.out);
   EXPECT_EQ(cj["ok"], false);
   EXPECT_EQ(cj["problems"][0]["fix"], "torchvision==0.14.0");
-  EXPECT_EQ(RunCudamatch({"plan", "--no-detect", "--gpu", "RTX 9999 Ultra"}).exit_code, 2);
+  // An unknown GPU is "not found" (exit 1), as `lookup gpu` says; a malformed flag stays a usage error.
+  EXPECT_EQ(RunCudamatch({"plan", "--no-detect", "--gpu", "RTX 9999 Ultra"}).exit_code, 1);
+  EXPECT_EQ(RunCudamatch({"check", "--no-detect", "--gpu", "RTX 9999 Ultra", "torch==2.3.1"}).exit_code, 1);
+  EXPECT_EQ(RunCudamatch({"lookup", "gpu", "RTX 9999 Ultra"}).exit_code, 1);
+  EXPECT_EQ(RunCudamatch({"plan", "--no-detect", "--driver", "not-a-driver"}).exit_code, 2);
 }
 
 TEST(Cli, ChineseByFlagAndByLocale) {
