@@ -1,5 +1,7 @@
 #include "plan/companions.h"
 
+#include "catalog/query.h"
+
 namespace cudamatch {
 
 namespace {
@@ -14,9 +16,10 @@ std::optional<Pep440> PairedVersion(const TorchRelease& t, std::string_view pack
   return std::nullopt;
 }
 
-PythonRange CompanionPythonRange(const Catalog&, std::string_view, const Pep440&) {
-  // torch_releases.tsv records only torch's own Python range; a companion's is unknown.
-  return {};
+PythonRange CompanionPythonRange(const Catalog& c, std::string_view package, const Pep440& version) {
+  const Companion* m = FindCompanion(c, package, version.WithoutLocal());
+  if (m == nullptr) return {};
+  return {m->python_min, m->python_max};
 }
 
 std::vector<const TorchRelease*> TorchForCompanion(const Catalog& c, std::string_view package, const Pep440& version) {

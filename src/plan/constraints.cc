@@ -95,13 +95,23 @@ void CheckCompanionPython(const Catalog& c, const TorchRelease& t, const Machine
     if (!version) continue;
     std::string package = audio ? "torchaudio" : "torchvision";
     PythonRange range = CompanionPythonRange(c, package, *version);
-    if (!range.min || !range.max) continue;
     PyVersion plain = *spec.python;
     plain.freethreaded = false;
-    if (plain >= *range.min && plain <= *range.max) continue;
-    out.push_back({"reject.companion_python", {{"package", package}, {"version", version->Public()},
-                                               {"python", spec.python->ToString()}, {"min", range.min->ToString()},
-                                               {"max", range.max->ToString()}}});
+    bool below = range.min && plain < *range.min;
+    bool above = range.max && plain > *range.max;
+    if (!below && !above) continue;
+    MessageArgs args = {{"package", package}, {"version", version->Public()}, {"python", spec.python->ToString()}};
+    if (range.min && range.max) {
+      args.push_back({"min", range.min->ToString()});
+      args.push_back({"max", range.max->ToString()});
+      out.push_back({"reject.companion_python", std::move(args)});
+    } else if (above) {  // only the newest Python of its wheels is known
+      args.push_back({"max", range.max->ToString()});
+      out.push_back({"reject.companion_python_newest", std::move(args)});
+    } else {
+      args.push_back({"min", range.min->ToString()});
+      out.push_back({"reject.companion_python_oldest", std::move(args)});
+    }
   }
 }
 

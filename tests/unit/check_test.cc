@@ -83,5 +83,26 @@ TEST(Check, MalformedPinIsReportedWithItsLineAndTheRestIsChecked) {
   EXPECT_TRUE(ParsePinArgs({"torch"}).ok());
 }
 
+// torch 2.5.1 has (experimental) cp313 wheels, torchvision 0.20.1 has none (pytorch/vision#8747,
+// companions.tsv): the set does not install on Python 3.13; on 3.12 it does.
+TEST(Check, CompanionWithoutAWheelForThePythonDoesNotFit) {
+  MachineSpec spec;
+  spec.python = PyVersion::Parse("3.13").value();
+  CheckResult r = Check({"torch==2.5.1", "torchvision==0.20.1", "torchaudio==2.5.1"}, spec);
+  ASSERT_FALSE(r.ok());
+  bool found = false;
+  for (const Problem& p : r.problems) {
+    for (const Reason& reason : p.reasons) {
+      if (reason.id == "reject.companion_python_newest") {
+        found = true;
+        EXPECT_EQ(reason.args, (MessageArgs{{"package", "torchvision"}, {"version", "0.20.1"}, {"python", "3.13"}, {"max", "3.12"}}));
+      }
+    }
+  }
+  EXPECT_TRUE(found);
+  spec.python = PyVersion::Parse("3.12").value();
+  EXPECT_TRUE(Check({"torch==2.5.1", "torchvision==0.20.1", "torchaudio==2.5.1"}, spec).ok());
+}
+
 }  // namespace
 }  // namespace cudamatch
