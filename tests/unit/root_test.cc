@@ -73,6 +73,8 @@ TEST(Root, TraceShowsNothingOutsideTheRootIsOpenedLoadedOrStarted) {
   size_t checked = 0, execs = 0;
   for (const std::string& l : lines) {
     if (l.find("execve(") != std::string::npos) ++execs;
+    // LeakSanitizer's tracer at exit (sanitizer builds): a CLONE_UNTRACED thread cudamatch never makes.
+    if (l.find("CLONE_UNTRACED") != std::string::npos) continue;
     EXPECT_EQ(l.find("clone"), std::string::npos) << "a process was started: " << l;
     EXPECT_EQ(l.find("fork("), std::string::npos) << "a process was started: " << l;
     // A library maps code: nothing is mapped executable once the root is open.
