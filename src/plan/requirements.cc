@@ -50,10 +50,16 @@ Result<Pin> ParsePin(std::string_view text) {
   return pin;
 }
 
+// pip follows includes without limit; a link loop (sub -> .) makes every path new, so the depth
+// and the number of files read are bounded.
+constexpr size_t kMaxIncludeDepth = 16;
+constexpr size_t kMaxIncludedFiles = 256;
+
 struct Reader {
   const IncludeReader& read;
   PinSet set;
   std::vector<std::string> stack;  // files being read, for cycle detection
+  size_t included = 0;             // files read through -r / -c
 };
 
 std::string Dirname(const std::string& path) {
@@ -69,6 +75,11 @@ void Include(Reader& r, const std::string& file, int line, const std::string& te
     r.set.issues.push_back({file, line, text, "req.include_cycle"});
     return;
   }
+  if (r.stack.size() >= kMaxIncludeDepth || r.included >= kMaxIncludedFiles) {
+    r.set.issues.push_back({file, line, text, "req.include_limit"});
+    return;
+  }
+  ++r.included;
   if (!r.read) {
     r.set.issues.push_back({file, line, text, "req.include_unreadable"});
     return;

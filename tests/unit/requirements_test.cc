@@ -95,5 +95,15 @@ TEST(Requirements, AKnownMirrorIndexIsRecognised) {
   EXPECT_EQ(r.install.find("--extra-index-url https://pypi.tuna"), std::string::npos) << r.install;
 }
 
+// A link loop (sub -> .) gives every include a new path: the include depth is bounded (found by
+// fuzz_requirements as a stack overflow).
+TEST(Requirements, IncludesThroughALinkLoopStopAtTheLimit) {
+  PinSet set = ParseRequirements("req.txt", "-r sub/req.txt\ntorch==2.3.1\n",
+                                 [](const std::string&) -> Result<std::string> { return std::string("-r sub/req.txt\ntorch==2.3.1\n"); });
+  ASSERT_FALSE(set.issues.empty());
+  EXPECT_EQ(set.issues.back().why, "req.include_limit");
+  EXPECT_EQ(set.pins.size(), 16u);  // 16 files deep: the file and 15 nested copies
+}
+
 }  // namespace
 }  // namespace cudamatch
