@@ -27,15 +27,17 @@ std::vector<const TorchRelease*> TorchForCompanion(const Catalog& c, std::string
   std::vector<const TorchRelease*> exact, line;
   for (const TorchRelease& t : c.torch) {
     auto paired = PairedVersion(t, package);
-    if (!paired) continue;
-    if (*paired == plain) exact.push_back(&t);
-    else if (SameLine(*paired, plain)) line.push_back(&t);
+    if (CompanionPairs(c, package, plain, t)) exact.push_back(&t);
+    else if (paired && SameLine(*paired, plain)) line.push_back(&t);
   }
-  return exact.empty() ? line : exact;
+  // A version companions.tsv lists pairs as the table says; only an unlisted one goes by its line.
+  if (!exact.empty() || FindCompanion(c, package, plain) != nullptr) return exact;
+  return line;
 }
 
 CompanionKnown KnowCompanion(const Catalog& c, std::string_view package, const Pep440& version) {
   Pep440 plain = version.WithoutLocal();
+  if (FindCompanion(c, package, plain) != nullptr) return CompanionKnown::kPublished;
   bool line = false;
   for (const TorchRelease& t : c.torch) {
     auto paired = PairedVersion(t, package);

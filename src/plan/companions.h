@@ -1,6 +1,7 @@
 // torchvision and torchaudio versions against torch releases: which release a companion version
-// was published for, and the Python range of its own wheels. Pairing follows release lines: a
-// companion X.Y.z belongs to the torch release line its X.Y was published for.
+// was published for, and the Python range of its own wheels. A version companions.tsv lists pairs
+// as the catalog says (CompanionPairs, as doctor judges it); an unlisted patch release X.Y.z
+// belongs to the torch release line its X.Y was published for.
 #pragma once
 
 #include <optional>

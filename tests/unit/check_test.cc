@@ -104,5 +104,14 @@ TEST(Check, CompanionWithoutAWheelForThePythonDoesNotFit) {
   EXPECT_TRUE(Check({"torch==2.5.1", "torchvision==0.20.1", "torchaudio==2.5.1"}, spec).ok());
 }
 
+// torchvision 0.8.1 was published for torch 1.7.0 (colab-1676) and 0.8.2 for 1.7.1: check pairs by
+// companions.tsv, as doctor does, not by the 0.8 line alone.
+TEST(Check, ListedCompanionPairsOnlyWithItsOwnRelease) {
+  EXPECT_TRUE(Check({"torch==1.7.0", "torchvision==0.8.1"}).ok());
+  CheckResult r = Check({"torch==1.7.1", "torchvision==0.8.1"});
+  ASSERT_TRUE(Has(r, "check.unpaired"));
+  EXPECT_EQ(r.problems.front().fix, "torchvision==0.8.2");
+}
+
 }  // namespace
 }  // namespace cudamatch
