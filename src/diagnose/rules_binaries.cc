@@ -211,7 +211,7 @@ void CheckExtensionPins(const Snapshot& s, const Catalog& c, std::vector<Finding
         out.push_back(Finding{"ext.torch_pin", Severity::kError,
                               {{"env", env.prefix}, {"package", ExtLabel(ext)}, {"pin", pin},
                                {"name", req->name}, {"have", have.ToString()}},
-                              {Ev("evidence.requires_dist", {{"file", ext.metadata_path}, {"requirement", pin}}),
+                              {Ev("evidence.requires", {{"package", ext.name}, {"requirement", pin}, {"source", ext.metadata_path}}),
                                PackageEvidence(it->second)},
                               fix,
                               "extensions"});
