@@ -93,9 +93,9 @@ TEST(Check, CompanionWithoutAWheelForThePythonDoesNotFit) {
   bool found = false;
   for (const Problem& p : r.problems) {
     for (const Reason& reason : p.reasons) {
-      if (reason.id == "reject.companion_python_newest") {
+      if (reason.id == "reject.companion_python") {
         found = true;
-        EXPECT_EQ(reason.args, (MessageArgs{{"package", "torchvision"}, {"version", "0.20.1"}, {"python", "3.13"}, {"max", "3.12"}}));
+        EXPECT_EQ(reason.args, (MessageArgs{{"package", "torchvision"}, {"version", "0.20.1"}, {"python", "3.13"}, {"min", "3.9"}, {"max", "3.12"}}));
       }
     }
   }
