@@ -152,5 +152,19 @@ TEST(Check, GpuNewerThanThePinIsFixedByTheFirstReleaseWithItsCode) {
   EXPECT_EQ(r.install, "pip install torch==2.7.0 --index-url https://download.pytorch.org/whl/cu128");
 }
 
+// A CPU pin on Windows (PyPI's default there) with an NVIDIA GPU: the fix is the same release from
+// a CUDA index, never the plain pip line that installs the CPU build again.
+TEST(Check, CpuPinOnAWindowsGpuMachineMovesToACudaIndex) {
+  MachineSpec s;
+  s.platform.os = Os::kWindows;
+  s.gpus = {ComputeCapability::Parse("8.9").value()};
+  s.gpu_names = {"NVIDIA GeForce RTX 4080 Laptop GPU"};
+  s.has_nvidia_gpu = true;
+  s.python = PyVersion::Parse("3.11").value();
+  CheckResult r = Check({"torch==2.2.2", "torchvision==0.17.2", "torchaudio==2.2.2"}, s);
+  ASSERT_TRUE(Has(r, "check.cpu_on_gpu"));
+  EXPECT_EQ(r.install, "pip install torch==2.2.2 torchvision==0.17.2 torchaudio==2.2.2 --index-url https://download.pytorch.org/whl/cu121");
+}
+
 }  // namespace
 }  // namespace cudamatch
