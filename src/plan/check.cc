@@ -313,6 +313,28 @@ const TorchVariant* PypiDefault(const State& s, const TorchRelease& t) {
   return nullptr;
 }
 
+// The variants of `t` that keep the kind of build `keep` names, nearest first: the same tag; for
+// a CUDA build, the other CUDA variants, the lowest CUDA at or above the pinned one first, then
+// those below it (cu121 pinned, release with cu118/cu124/cu126: cu124, cu126, cu118).
+std::vector<std::string> KeptVariants(const State& s, const TorchRelease& t, const std::string& keep) {
+  auto kept = Variant::Parse(keep);
+  if (!kept) return {};
+  std::vector<std::string> out = {keep};
+  if (!kept->cuda) return out;
+  std::vector<const TorchVariant*> above, below;
+  for (const TorchVariant* v : VariantsOf(s.c, t.torch, s.spec.platform.Name())) {
+    if (!v->variant.cuda || v->variant.tag == keep) continue;
+    (*v->variant.cuda >= *kept->cuda ? above : below).push_back(v);
+  }
+  auto by_cuda = [](const TorchVariant* a, const TorchVariant* b) { return *a->variant.cuda < *b->variant.cuda; };
+  std::sort(above.begin(), above.end(), by_cuda);
+  std::sort(below.begin(), below.end(), [&](auto* a, auto* b) { return by_cuda(b, a); });
+  for (const auto* list : {&above, &below}) {
+    for (const TorchVariant* v : *list) out.push_back(v->variant.tag);
+  }
+  return out;
+}
+
 // A plan with release `t`: from the variant the pins meant where it fits (the pinned build, the
 // index's variant, or PyPI's default), else from any variant. The pinned kind of build is not
 // kept when it is what fails here, nor a CPU build on a machine with an NVIDIA GPU.
@@ -328,11 +350,11 @@ std::optional<Plan> PlanWithRelease(const State& s, MachineSpec spec, const Torc
     auto kind = Variant::Parse(keep);
     if (kind && kind->kind == Variant::Kind::kCpu && HasGpu(s.spec)) keep.clear();
   }
-  if (!keep.empty()) {
-    spec.variant = keep;
+  for (const std::string& tag : KeptVariants(s, t, keep)) {
+    spec.variant = tag;
     if (auto plan = TryPlan(s, spec)) return plan;
-    spec.variant.clear();
   }
+  spec.variant.clear();
   return TryPlan(s, spec);
 }
 

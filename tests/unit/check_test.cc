@@ -123,6 +123,9 @@ TEST(Check, PythonOnlyFailureMovesToTheNearestReleaseThatFits) {
   ASSERT_TRUE(Has(r, "check.machine"));
   EXPECT_EQ(r.corrected, (std::vector<std::string>{"torch==2.6.0", "torchvision==0.21.0", "torchaudio==2.6.0"}));
   EXPECT_EQ(r.install, "pip install torch==2.6.0 torchvision==0.21.0 torchaudio==2.6.0");
+  // A CUDA 12.1 pin stays a CUDA build: 2.6.0 has no cu121, its nearest above is cu124 (PyPI's).
+  r = Check({"torch==2.5.1+cu121", "torchvision==0.20.1+cu121"}, s);
+  EXPECT_EQ(r.install, "pip install torch==2.6.0 torchvision==0.21.0");
   s.python = PyVersion::Parse("3.8").value();
   r = Check({"torch==2.5.1"}, s);
   EXPECT_EQ(r.corrected, (std::vector<std::string>{"torch==2.4.1"}));
