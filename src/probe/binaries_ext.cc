@@ -159,7 +159,7 @@ Result<std::vector<std::string>> SharedObjectsInRecordFile(const RandomAccessFil
   if (file.size() > kRecordCap) return Err("larger than " + std::to_string(kRecordCap >> 20) + " MiB");
   constexpr size_t kBlock = 64 * 1024;
   std::vector<std::string> out;
-  std::string pending;  // the bytes after the last line end read so far
+  std::string carry;  // a line cut by the end of the last block
   auto take = [&](std::string_view lines) {
     if (lines.find(".so") == std::string_view::npos) return;
     for (std::string& path : SharedObjectsInRecord(lines)) out.push_back(std::move(path));
@@ -168,13 +168,20 @@ Result<std::vector<std::string>> SharedObjectsInRecordFile(const RandomAccessFil
     auto block = file.ReadAt(offset, kBlock);
     if (!block) return Err(block.error());
     if (block->empty()) break;  // the file shrank
-    pending += *block;
-    size_t end = pending.rfind('\n');
-    if (end == std::string::npos) continue;
-    take(std::string_view(pending).substr(0, end + 1));
-    pending.erase(0, end + 1);
+    std::string_view data = *block;
+    if (!carry.empty()) {
+      size_t end = data.find('\n');
+      carry.append(data.substr(0, end == std::string_view::npos ? data.size() : end + 1));
+      if (end == std::string_view::npos) continue;
+      take(carry);
+      carry.clear();
+      data.remove_prefix(end + 1);
+    }
+    size_t last = data.rfind('\n');
+    take(data.substr(0, last == std::string_view::npos ? 0 : last + 1));
+    carry.assign(data.substr(last == std::string_view::npos ? 0 : last + 1));
   }
-  take(pending);
+  take(carry);
   return out;
 }
 
