@@ -1,5 +1,7 @@
 #include "plan/fix.h"
 
+#include <algorithm>
+
 #include "core/fs.h"
 #include "core/text.h"
 #include "plan/check.h"
@@ -18,6 +20,23 @@ std::optional<std::string> PlanCommandFor(const Catalog& c, const MachineSpec& s
   Plan p = PlanWithoutSuggestions(c, spec);
   if (!p.release) return std::nullopt;
   return p.commands.pip;
+}
+
+// pip keeps an installed 2.3.1+cu121 for "torch==2.3.1" ("Requirement already satisfied"): a fix
+// that changes only the build of the installed release names the build in every pin
+// ("torch==2.3.1+cu118"), as the variant's index serves it; PyPI's own build has no label, so
+// there the command reinstalls.
+std::string ReplacingBuild(const std::string& command, const std::string& tag, bool from_pypi) {
+  std::vector<std::string> words = SplitNonEmpty(command, ' ');
+  std::string out;
+  for (size_t i = 0; i < words.size(); ++i) {
+    std::string w = words[i];
+    bool pin = StartsWith(w, "torch==") || StartsWith(w, "torchvision==") || StartsWith(w, "torchaudio==");
+    if (pin && !from_pypi && w.find('+') == std::string::npos) w += "+" + tag;
+    out += (out.empty() ? "" : " ") + w;
+    if (w == "install" && from_pypi) out += " --force-reinstall";
+  }
+  return out;
 }
 
 // The PyPI default variant of a release on a platform, if the catalog says which it is.
@@ -126,7 +145,12 @@ std::string TorchFixCommand(const Catalog& c, const Snapshot& s, const PythonEnv
     if (const TorchRelease* t = FindTorch(c, *torch->second.version)) {
       MachineSpec same = spec;
       same.torch = SpecifierSet::Parse("==" + t->torch.Public()).value();
-      if (auto cmd = PlanCommandFor(c, same)) return *cmd;
+      Plan p = PlanWithoutSuggestions(c, same);
+      if (p.release) {
+        bool from_pypi = std::find(p.commands.notes.begin(), p.commands.notes.end(), "note.pypi_default") != p.commands.notes.end();
+        if (p.variant->variant.tag == torch->second.variant) return p.commands.pip;
+        return ReplacingBuild(p.commands.pip, p.variant->variant.tag, from_pypi);
+      }
     }
   }
   return PlanCommandFor(c, spec).value_or("");

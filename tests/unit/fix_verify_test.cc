@@ -324,7 +324,8 @@ TEST(FixVerification, AFixThatDoesNotClearItsFindingIsNotPrinted) {
 TEST(FixVerification, DriverTooOldKeepsTheInstalledRelease) {
   Snapshot s = MadeMachines()[0].make();
   std::string fix = TorchFixCommand(TheCatalog(), s, s.pythons[0], false);
-  EXPECT_EQ(fix, "pip install torch==2.3.1 torchvision==0.18.1 --index-url https://download.pytorch.org/whl/cu118");
+  // Labelled pins: pip would keep the installed 2.3.1+cu121 for "torch==2.3.1".
+  EXPECT_EQ(fix, "pip install torch==2.3.1+cu118 torchvision==0.18.1+cu118 --index-url https://download.pytorch.org/whl/cu118");
 }
 
 TEST(FixVerification, OldWheelOnNewGpuKeepsTheReleaseFromAnotherIndex) {
