@@ -25,10 +25,11 @@ void CheckTorchDriver(const Snapshot& s, const Catalog& c, std::vector<Finding>&
   if (!d.version() && !d.cuda) return;
   ForEachTorch(s, [&](const PythonEnv& env, const PackageInfo& torch) {
     if (!torch.cuda || torch.hip) return;
-    DriverFit fit = d.version() ? FitDriver(c, *d.version(), *torch.cuda, Os::kLinux)
-                                : FitDriverCuda(c, *d.cuda, std::nullopt, *torch.cuda, Os::kLinux);
+    Os os = s.platform.os;
+    DriverFit fit = d.version() ? FitDriver(c, *d.version(), *torch.cuda, os)
+                                : FitDriverCuda(c, *d.cuda, std::nullopt, *torch.cuda, os);
     if (fit != DriverFit::kTooOld && fit != DriverFit::kMinorCompat) return;
-    DriverRequirement req = MinDriverFor(c, *torch.cuda, Os::kLinux);
+    DriverRequirement req = MinDriverFor(c, *torch.cuda, os);
     Finding f{fit == DriverFit::kTooOld ? "torch.driver_too_old" : "torch.driver_minor_compat",
               fit == DriverFit::kTooOld ? Severity::kError : Severity::kWarning,
               {{"env", env.prefix},
@@ -42,6 +43,7 @@ void CheckTorchDriver(const Snapshot& s, const Catalog& c, std::vector<Finding>&
               TorchFixCommand(c, s, env, fit == DriverFit::kMinorCompat),
               "minor-compat"};
     f.evidence.push_back(TorchEvidence(env, torch));
+    if (os == Os::kWindows) f.evidence.push_back(Ev("evidence.windows_driver_download"));
     out.push_back(std::move(f));
   });
 }
@@ -137,8 +139,23 @@ void CheckPairing(const Snapshot& s, const Catalog& c, std::vector<Finding>& out
   });
 }
 
+// A Windows tree shows its NVIDIA driver but not its GPUs (they are in the registry): there
+// the driver stands for the GPU.
+void CheckCpuBuildWindowsDriver(const Snapshot& s, const Catalog& c, std::vector<Finding>& out) {
+  const DriverInfo& d = s.driver;
+  if (s.platform.os != Os::kWindows || !d.userspace_version) return;
+  ForEachTorch(s, [&](const PythonEnv& env, const PackageInfo& torch) {
+    if (torch.variant != "cpu") return;
+    std::vector<EvidenceItem> evidence = {TorchEvidence(env, torch)};
+    for (EvidenceItem& e : DriverEvidence(d)) evidence.push_back(std::move(e));
+    out.push_back(Finding{"torch.cpu_build_driver", Severity::kWarning,
+                          {{"env", env.prefix}, {"torch", torch.version->ToString()}, {"driver", d.userspace_version->text}},
+                          std::move(evidence), TorchFixCommand(c, s, env, false), "layers"});
+  });
+}
+
 void CheckCpuBuild(const Snapshot& s, const Catalog& c, std::vector<Finding>& out) {
-  if (s.gpus.empty()) return;
+  if (s.gpus.empty()) return CheckCpuBuildWindowsDriver(s, c, out);
   ForEachTorch(s, [&](const PythonEnv& env, const PackageInfo& torch) {
     if (torch.variant != "cpu") return;
     out.push_back(Finding{"torch.cpu_build", Severity::kWarning,
