@@ -9,7 +9,7 @@ void CheckPipOtherPython(const Snapshot& s, const Catalog&, std::vector<Finding>
   const PathTool& pip = s.host.path_pip;
   if (py.empty() || pip.empty() || py.prefix == pip.prefix) return;
   out.push_back(Finding{"env.pip_other_python", Severity::kWarning,
-                        {{"env", py.prefix}, {"python", py.path}, {"pip", pip.path}},
+                        {{"env", py.prefix}, {"python", py.path}, {"pip", pip.prefix}},
                         {Ev("evidence.path_tool", {{"tool", "python"}, {"path", py.path}, {"entry", py.written}}),
                          Ev("evidence.path_tool", {{"tool", "pip"}, {"path", pip.path}, {"entry", pip.written}})},
                         "python -m pip install ...",

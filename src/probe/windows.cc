@@ -25,8 +25,8 @@ void NoteUnreadHives(const Fs& fs, Snapshot& snap, Trail& trail) {
     auto path = FindCaseless(fs, hive);
     if (!path) continue;
     trail.Skipped(*path, "registry hive: not parsed");
-    snap.unreadable.push_back(Unreadable{*path, "registry hive, not parsed: display adapters, PEP 514 Python entries and "
-                                                "the driver's registry version are not read"});
+    snap.unreadable.push_back(Unreadable{*path, "registry hive, not parsed (display adapters, PEP 514 Python entries, "
+                                                "the driver's registry keys)"});
   }
 }
 
