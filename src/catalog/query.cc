@@ -1,6 +1,7 @@
 #include "catalog/query.h"
 
 #include <algorithm>
+#include <tuple>
 
 #include "core/text.h"
 
@@ -94,18 +95,23 @@ const TorchVariant* FindVariant(const Catalog& c, const Pep440& torch, std::stri
 std::vector<const TorchRelease*> NearestTorch(const Catalog& c, const Pep440& v, size_t limit) {
   std::vector<const TorchRelease*> all;
   for (const TorchRelease& t : c.torch) all.push_back(&t);
-  auto distance = [&](const TorchRelease* t) {
-    int64_t d = 0;
-    for (size_t i = 0; i < 3; ++i) {
-      int64_t a = t->torch.Part(i), b = v.Part(i);
-      d = d * 1000 + std::min<int64_t>(a > b ? a - b : b - a, 999);
-    }
-    return d;
+  std::sort(all.begin(), all.end(), [](const TorchRelease* a, const TorchRelease* b) { return a->torch < b->torch; });
+  Pep440 plain = v.WithoutLocal();
+  size_t below = static_cast<size_t>(std::count_if(all.begin(), all.end(), [&](const TorchRelease* t) { return t->torch < plain; }));
+  // (other line, steps away in release order, other major, older): the release itself, its own
+  // line, then outward with the newer one first.
+  auto key = [&](size_t i) {
+    const Pep440& t = all[i]->torch;
+    bool older = i < below;
+    size_t steps = older ? below - 1 - i : i - below;
+    return std::make_tuple(t.Part(0) != plain.Part(0) || t.Part(1) != plain.Part(1), steps, t.Part(0) != plain.Part(0), older);
   };
-  std::stable_sort(all.begin(), all.end(),
-                   [&](const TorchRelease* a, const TorchRelease* b) { return distance(a) < distance(b); });
-  if (all.size() > limit) all.resize(limit);
-  return all;
+  std::vector<size_t> order(all.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return key(a) < key(b); });
+  std::vector<const TorchRelease*> out;
+  for (size_t i = 0; i < order.size() && out.size() < limit; ++i) out.push_back(all[order[i]]);
+  return out;
 }
 
 PythonFit FitPython(const TorchRelease& t, const PyVersion& py) {

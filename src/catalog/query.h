@@ -36,7 +36,9 @@ std::vector<const TorchVariant*> VariantsOf(const Catalog& c, const Pep440& torc
                                             std::string_view platform);
 const TorchVariant* FindVariant(const Catalog& c, const Pep440& torch, std::string_view platform,
                                 std::string_view tag);
-// Releases nearest to `v` (same major.minor first), for "no such release" answers.
+// Releases nearest to `v`: the release itself, its major.minor line, then outward in release
+// order, the newer first at the same distance (9.9.9: the newest releases). For "no such
+// release" answers and for fixes that change as little as they can.
 std::vector<const TorchRelease*> NearestTorch(const Catalog& c, const Pep440& v, size_t limit);
 // Whether a release publishes wheels for this CPython (stable or experimental).
 enum class PythonFit { kSupported, kExperimental, kUnsupported, kUnknown };

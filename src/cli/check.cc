@@ -37,7 +37,7 @@ int RunCheck(const CheckOptions& opt, Context& ctx) {
   if (!pins) return Fail(pins.error());
   if (pins->pins.empty() && pins->issues.empty()) return Fail("no torch, torchvision or torchaudio pin found");
   auto spec = BuildSpec(opt.spec, ctx);
-  if (!spec) return Fail(spec.error(), SpecErrorExit(opt.spec, ctx.catalog));
+  if (!spec) return Fail(spec.error(), SpecErrorExit(spec.err()));
   CheckResult result = CheckPins(ctx.catalog, *spec, *pins);
   if (ctx.flags.json) Print(JsonText(CheckJson(result)));
   else Print(RenderCheck(result, ctx.text()));

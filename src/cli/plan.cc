@@ -11,7 +11,7 @@ RunFn RegisterPlan(CLI::App& app) {
   AddSpecOptions(*sub, *opt);
   return [opt](Context& ctx) {
     auto spec = BuildSpec(*opt, ctx);
-    if (!spec) return Fail(spec.error(), SpecErrorExit(*opt, ctx.catalog));
+    if (!spec) return Fail(spec.error(), SpecErrorExit(spec.err()));
     Plan plan = MakePlan(ctx.catalog, *spec);
     if (ctx.flags.json) Print(JsonText(PlanJson(plan, *spec)));
     else Print(RenderPlan(plan, *spec, ctx.text()));

@@ -31,7 +31,7 @@ Status ApplyGpus(const SpecOptions& opt, const Catalog& c, MachineSpec& spec) {
     GpuMatch m = MatchGpuName(c, name);
     if (m.models.empty()) {
       std::string hint = m.suggestions.empty() ? "" : " (did you mean " + Join(m.suggestions, ", ") + "?)";
-      return Err("unknown GPU " + Quote(name) + hint);
+      return ErrNotFound("unknown GPU " + Quote(name) + hint);
     }
     for (const GpuModel* g : m.models) {
       if (!(g->cc == m.models.front()->cc)) {
@@ -70,12 +70,7 @@ Status ApplyDriver(const SpecOptions& opt, MachineSpec& spec) {
 
 }  // namespace
 
-int SpecErrorExit(const SpecOptions& opt, const Catalog& c) {
-  for (const std::string& name : opt.gpus) {
-    if (MatchGpuName(c, name, /*suggest=*/false).models.empty()) return kExitFindings;
-  }
-  return kExitUsage;
-}
+int SpecErrorExit(const Error& e) { return e.kind == Error::Kind::kNotFound ? kExitFindings : kExitUsage; }
 
 Result<MachineSpec> BuildSpec(const SpecOptions& opt, const Context& ctx) {
   MachineSpec spec;
@@ -92,7 +87,7 @@ Result<MachineSpec> BuildSpec(const SpecOptions& opt, const Context& ctx) {
   spec.platform = ctx.platform;
   if (detect && ctx.flags.arch.empty() && ctx.flags.os.empty()) spec.platform = probed;
   if (Status s = ApplyDriver(opt, spec); !s.ok()) return Error{s.error()};
-  if (Status s = ApplyGpus(opt, ctx.catalog, spec); !s.ok()) return Error{s.error()};
+  if (Status s = ApplyGpus(opt, ctx.catalog, spec); !s.ok()) return s.err();
   if (!opt.python.empty() && !python_is_path) {
     auto py = PyVersion::Parse(opt.python);
     if (!py) return Error{py.error()};

@@ -29,6 +29,6 @@ void AddSpecOptions(CLI::App& sub, SpecOptions& opt);
 Result<MachineSpec> BuildSpec(const SpecOptions& opt, const Context& ctx);
 // The exit code for a BuildSpec error: "not found" (1) when a --gpu names no GPU the catalog
 // knows, as `lookup gpu` answers; a usage error (2) otherwise.
-int SpecErrorExit(const SpecOptions& opt, const Catalog& c);
+int SpecErrorExit(const Error& e);
 
 }  // namespace cudamatch

@@ -11,6 +11,7 @@
 #include <cerrno>
 #include <chrono>
 #include <cstring>
+#include <utility>
 
 #include "core/text.h"
 
@@ -98,16 +99,17 @@ int Reap(pid_t pid, Clock::time_point deadline, bool* killed) {
 
 }  // namespace
 
-ChildOutcome RunInChild(const std::function<std::string()>& body, int timeout_ms, size_t max_reply) {
-  ChildOutcome outcome;
+PendingChild StartChild(const std::function<std::string()>& body, int timeout_ms, size_t max_reply) {
+  PendingChild child;
   int fds[2];
-  if (pipe2(fds, O_CLOEXEC) != 0) return outcome;
-  auto deadline = Clock::now() + std::chrono::milliseconds(timeout_ms);
+  if (pipe2(fds, O_CLOEXEC) != 0) return child;
+  child.deadline_ = Clock::now() + std::chrono::milliseconds(timeout_ms);
+  child.max_reply_ = max_reply;
   pid_t pid = fork();
   if (pid < 0) {
     close(fds[0]);
     close(fds[1]);
-    return outcome;
+    return child;
   }
   if (pid == 0) {
     close(fds[0]);
@@ -115,11 +117,21 @@ ChildOutcome RunInChild(const std::function<std::string()>& body, int timeout_ms
   }
   setpgid(pid, pid);
   close(fds[1]);
+  child.pid_ = pid;
+  child.fd_ = fds[0];
+  return child;
+}
+
+ChildOutcome FinishChild(PendingChild& child) {
+  ChildOutcome outcome;
+  if (!child.started()) return outcome;
   std::string reply;
-  bool in_time = ReadReply(fds[0], deadline, max_reply, reply);
-  close(fds[0]);
+  bool in_time = ReadReply(child.fd_, child.deadline_, child.max_reply_, reply);
+  close(child.fd_);
+  child.fd_ = -1;
   bool killed = !in_time;
-  int status = Reap(pid, in_time ? deadline : Clock::now(), &killed);
+  int status = Reap(child.pid_, in_time ? child.deadline_ : Clock::now(), &killed);
+  child.pid_ = -1;
   if (killed) {
     outcome.kind = ChildOutcome::Kind::kTimedOut;
   } else if (WIFSIGNALED(status)) {
@@ -133,6 +145,38 @@ ChildOutcome RunInChild(const std::function<std::string()>& body, int timeout_ms
     outcome.exit_status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   }
   return outcome;
+}
+
+PendingChild::PendingChild(PendingChild&& other) noexcept { *this = std::move(other); }
+
+PendingChild& PendingChild::operator=(PendingChild&& other) noexcept {
+  if (this != &other) {
+    Abandon();
+    pid_ = std::exchange(other.pid_, -1);
+    fd_ = std::exchange(other.fd_, -1);
+    deadline_ = other.deadline_;
+    max_reply_ = other.max_reply_;
+  }
+  return *this;
+}
+
+PendingChild::~PendingChild() { Abandon(); }
+
+void PendingChild::Abandon() {
+  if (fd_ >= 0) close(fd_);
+  fd_ = -1;
+  if (pid_ <= 0) return;
+  kill(-pid_, SIGKILL);
+  kill(pid_, SIGKILL);
+  int status = 0;
+  while (waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
+  }
+  pid_ = -1;
+}
+
+ChildOutcome RunInChild(const std::function<std::string()>& body, int timeout_ms, size_t max_reply) {
+  PendingChild child = StartChild(body, timeout_ms, max_reply);
+  return FinishChild(child);
 }
 
 std::string SignalName(int signal) {

@@ -4,6 +4,9 @@
 // child becomes a value the caller reports.
 #pragma once
 
+#include <sys/types.h>
+
+#include <chrono>
 #include <cstddef>
 #include <functional>
 #include <string>
@@ -31,6 +34,31 @@ struct ChildOutcome {
 // most `timeout_ms`. The child's stdin, stdout and stderr are /dev/null (a library's own output
 // never mixes into the report) and crash signals have their default action.
 ChildOutcome RunInChild(const std::function<std::string()>& body, int timeout_ms, size_t max_reply = 64 * 1024);
+
+// The same in two steps, so the caller works while the child does: StartChild forks and returns
+// at once; FinishChild collects the reply by the deadline set at the start (a child that ran past
+// it is killed). A child never finished is killed and reaped when its handle goes away.
+class PendingChild {
+ public:
+  PendingChild() = default;
+  PendingChild(PendingChild&& other) noexcept;
+  PendingChild& operator=(PendingChild&& other) noexcept;
+  PendingChild(const PendingChild&) = delete;
+  PendingChild& operator=(const PendingChild&) = delete;
+  ~PendingChild();
+  bool started() const { return pid_ > 0; }
+
+ private:
+  friend PendingChild StartChild(const std::function<std::string()>&, int, size_t);
+  friend ChildOutcome FinishChild(PendingChild&);
+  void Abandon();  // kills and reaps a child still running
+  pid_t pid_ = -1;
+  int fd_ = -1;
+  std::chrono::steady_clock::time_point deadline_;
+  size_t max_reply_ = 0;
+};
+PendingChild StartChild(const std::function<std::string()>& body, int timeout_ms, size_t max_reply = 64 * 1024);
+ChildOutcome FinishChild(PendingChild& child);  // kNotStarted when it was not started
 
 // "SIGSEGV", "SIGABRT", ... or "signal N".
 std::string SignalName(int signal);

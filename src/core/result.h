@@ -10,10 +10,15 @@
 namespace cudamatch {
 
 struct Error {
+  // What the error means to the caller: bad input, or a well-formed name the catalog does not
+  // know (an unknown GPU model), which commands report like any other "not found" answer.
+  enum class Kind { kInvalid, kNotFound };
   std::string message;
+  Kind kind = Kind::kInvalid;
 };
 
 inline Error Err(std::string message) { return Error{std::move(message)}; }
+inline Error ErrNotFound(std::string message) { return Error{std::move(message), Error::Kind::kNotFound}; }
 
 template <typename T>
 class [[nodiscard]] Result {
@@ -33,6 +38,7 @@ class [[nodiscard]] Result {
   T* operator->() { return &std::get<T>(state_); }
 
   const std::string& error() const { return std::get<Error>(state_).message; }
+  const Error& err() const { return std::get<Error>(state_); }
 
   // The value, or `fallback` when this holds an error.
   T value_or(T fallback) const { return ok() ? value() : std::move(fallback); }
@@ -48,15 +54,16 @@ class [[nodiscard]] Result {
 class [[nodiscard]] Status {
  public:
   Status() = default;
-  Status(Error error) : error_(std::move(error.message)) {}  // NOLINT: implicit by design
+  Status(Error error) : error_(std::move(error)) {}  // NOLINT: implicit by design
   static Status Ok() { return Status(); }
 
   bool ok() const { return !error_.has_value(); }
   explicit operator bool() const { return ok(); }
-  const std::string& error() const { return *error_; }
+  const std::string& error() const { return error_->message; }
+  const Error& err() const { return *error_; }
 
  private:
-  std::optional<std::string> error_;
+  std::optional<Error> error_;
 };
 
 }  // namespace cudamatch

@@ -81,7 +81,7 @@ bool Same(const Finding& a, const Finding& b) { return a.id == b.id && Arg(a, "e
 
 FixCheck VerifyFix(const Snapshot& snap, const Catalog& c, const Finding& f, const std::vector<Finding>& before) {
   if (!IsPipInstall(f.fix)) return FixCheck::kNotAPipInstall;
-  if (!InstallsOnlyTorchPackages(f.fix)) return FixCheck::kNotModelled;
+  if (!InstallsModelledPackages(f.fix)) return FixCheck::kNotModelled;
   auto after_snap = ApplyPipCommand(c, snap, Arg(f, "env"), f.fix);
   if (!after_snap) return FixCheck::kCannotApply;
   std::vector<Finding> after = RunRules(*after_snap, c);

@@ -302,26 +302,44 @@ std::optional<Plan> TryPlan(const State& s, const MachineSpec& spec) {
   return p.release ? std::optional<Plan>(std::move(p)) : std::nullopt;
 }
 
-// The first plan that keeps the most of what was pinned: the same release and variant (when
-// only pins of the set were wrong), the same release from another variant's index, any release.
+const TorchVariant* PypiDefault(const State& s, const TorchRelease& t) {
+  for (const TorchVariant* v : VariantsOf(s.c, t.torch, s.spec.platform.Name())) {
+    if (v->pypi_default) return v;
+  }
+  return nullptr;
+}
+
+// A plan with release `t`: from the variant the pins meant where it fits (the pinned build, the
+// index's variant, or PyPI's default), else from any variant.
+std::optional<Plan> PlanWithRelease(const State& s, MachineSpec spec, const TorchRelease& t) {
+  spec.torch = SpecifierSet::Parse("==" + t.torch.Public()).value();
+  std::string keep = s.label;
+  if (&t == s.release && !s.machine_problem && s.result.variant) keep = s.result.variant->variant.tag;
+  if (keep.empty()) {
+    if (const TorchVariant* def = PypiDefault(s, t)) keep = def->variant.tag;
+  }
+  if (!keep.empty()) {
+    spec.variant = keep;
+    if (auto plan = TryPlan(s, spec)) return plan;
+    spec.variant.clear();
+  }
+  return TryPlan(s, spec);
+}
+
+// The plan that changes least: the pinned release (its variant, then another variant's index),
+// then the nearest release that fits (its own line first, then outward, newer first). Without
+// a torch version to stay near, the newest that fits.
 std::optional<Plan> CorrectedPlan(const State& s) {
   MachineSpec spec = PinSpec(s);
   spec.torch = SpecifierSet{};
   spec.variant.clear();
   if (spec.mirror == nullptr && !s.pins.index_url.empty()) spec.mirror = FindMirror(s.c, s.pins.index_url);
-  std::optional<Plan> plan;
-  if (s.release) {
-    MachineSpec same = spec;
-    same.torch = SpecifierSet::Parse("==" + s.release->torch.Public()).value();
-    if (!s.machine_problem && s.result.variant) {
-      same.variant = s.result.variant->variant.tag;
-      plan = TryPlan(s, same);
-      same.variant.clear();
-    }
-    if (!plan) plan = TryPlan(s, same);
+  std::optional<Pep440> anchor = s.release ? std::optional<Pep440>(s.release->torch) : ExactOf(s, 0);
+  if (!anchor) return TryPlan(s, spec);
+  for (const TorchRelease* t : NearestTorch(s.c, *anchor, s.c.torch.size())) {
+    if (auto plan = PlanWithRelease(s, spec, *t)) return plan;
   }
-  if (!plan) plan = TryPlan(s, spec);
-  return plan;
+  return std::nullopt;
 }
 
 void Correct(State& s) {
@@ -338,7 +356,8 @@ void Correct(State& s) {
   if (!s.of[2].empty() && t.torchaudio) s.result.corrected.push_back("torchaudio==" + t.torchaudio->Public());
   s.result.install = KeepIndexes(s, plan->commands.pip);
   for (Problem& p : s.result.problems) {
-    if (p.fix.empty() && !StartsWith(p.id, "req.")) p.fix = s.result.install;
+    // A release that does not exist is fixed by the corrected pins, not by its nearest name.
+    if ((p.fix.empty() || p.id == "check.torch_missing") && !StartsWith(p.id, "req.")) p.fix = s.result.install;
   }
 }
 

@@ -28,10 +28,47 @@ const TorchVariant* DefaultVariant(const Catalog& c, const TorchRelease& t, cons
   return nullptr;
 }
 
+// One requirement of the command: "torch==2.3.1", "'nvidia-cudnn-cu12>=9.1'", "nvidia-nccl-cu12".
+struct PipPin {
+  std::string name;
+  std::optional<Pep440> exact;  // "==X"
+  SpecifierSet set;             // any other specifier; empty for a bare name
+};
+
 struct PipArgs {
-  std::vector<std::pair<std::string, Pep440>> pins;
+  std::vector<PipPin> pins;
   std::string tag;  // from an index URL
 };
+
+bool IsTorchPackage(std::string_view name) { return name == "torch" || name == "torchvision" || name == "torchaudio"; }
+bool IsNvidiaWheel(std::string_view name) { return StartsWith(name, "nvidia-"); }
+
+std::optional<PipPin> ParsePipPin(std::string_view text) {
+  size_t op = text.find_first_of("=<>!~");
+  PipPin pin{std::string(text.substr(0, op)), std::nullopt, {}};
+  if (pin.name.empty()) return std::nullopt;
+  if (op == std::string_view::npos) return pin;
+  std::string_view spec = text.substr(op);
+  if (StartsWith(spec, "==") && spec.find_first_of(",*", 2) == std::string_view::npos) {
+    auto v = Pep440::Parse(spec.substr(2));
+    if (!v) return std::nullopt;
+    pin.exact = *v;
+    return pin;
+  }
+  auto set = SpecifierSet::Parse(spec);
+  if (!set) return std::nullopt;
+  pin.set = *set;
+  return pin;
+}
+
+// A version pip could pick for a set: its lowest bound the set allows ("'nvidia-x>=9.1'" -> 9.1).
+std::optional<Pep440> VersionIn(const PipPin& pin) {
+  if (pin.exact) return pin.exact;
+  for (const Specifier& c : pin.set.clauses) {
+    if ((c.op == ">=" || c.op == "~=" || c.op == "==") && !c.wildcard && pin.set.Matches(c.version)) return c.version;
+  }
+  return std::nullopt;
+}
 
 bool TakesValue(const std::string& opt) {
   return opt == "-i" || opt == "--index-url" || opt == "--extra-index-url" || opt == "-f" || opt == "--find-links";
@@ -55,11 +92,9 @@ std::optional<PipArgs> ParsePip(const std::string& command) {
     if (pin.size() >= 2 && (pin.front() == '\'' || pin.front() == '"') && pin.back() == pin.front()) {
       pin = pin.substr(1, pin.size() - 2);
     }
-    size_t eq = pin.find("==");
-    if (eq == std::string::npos) return std::nullopt;
-    auto v = Pep440::Parse(pin.substr(eq + 2));
-    if (!v) return std::nullopt;
-    out.pins.push_back({pin.substr(0, eq), *v});
+    auto parsed = ParsePipPin(pin);
+    if (!parsed) return std::nullopt;
+    out.pins.push_back(std::move(*parsed));
   }
   return out;
 }
@@ -72,11 +107,11 @@ bool IsPipInstall(const std::string& command) {
   return w.size() >= 4 && StartsWith(Basename(w[0]), "python") && w[1] == "-m" && w[2] == "pip" && w[3] == "install";
 }
 
-bool InstallsOnlyTorchPackages(const std::string& command) {
+bool InstallsModelledPackages(const std::string& command) {
   auto args = ParsePip(command);
   if (!args) return false;
-  for (const auto& [name, version] : args->pins) {
-    if (name != "torch" && name != "torchvision" && name != "torchaudio") return false;
+  for (const PipPin& pin : args->pins) {
+    if (IsTorchPackage(pin.name) ? !pin.exact : !IsNvidiaWheel(pin.name)) return false;
   }
   return !args->pins.empty();
 }
@@ -121,7 +156,17 @@ std::optional<Snapshot> ApplyPipCommand(const Catalog& c, const Snapshot& s, con
     if (e.prefix == env_prefix) env = &e;
   }
   if (env == nullptr) return std::nullopt;
-  for (const auto& [name, version] : args->pins) {
+  for (const PipPin& pin : args->pins) {
+    if (IsNvidiaWheel(pin.name)) {
+      PackageInfo& p = env->packages[pin.name];
+      p.name = pin.name;
+      p.version = VersionIn(pin);
+      p.version_source = "as if installed by: " + command;
+      continue;
+    }
+    if (!IsTorchPackage(pin.name) || !pin.exact) return std::nullopt;
+    const std::string& name = pin.name;
+    const Pep440& version = *pin.exact;
     std::string tag = !version.LocalLabel().empty() ? version.LocalLabel() : args->tag;
     if (tag.empty()) {
       const TorchRelease* t = name == "torch" ? FindTorch(c, version) : nullptr;

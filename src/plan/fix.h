@@ -23,10 +23,11 @@ std::string CompanionFixCommand(const Catalog& c, const Snapshot& s, const Pytho
 
 // "pip install ...", "python -m pip install ...", "/env/bin/python3.10 -m pip install ...".
 bool IsPipInstall(const std::string& command);
-// A pip install whose pins are all torch, torchvision or torchaudio: what ApplyPipCommand models.
-bool InstallsOnlyTorchPackages(const std::string& command);
+// A pip install of what ApplyPipCommand models: exact pins of torch, torchvision and torchaudio,
+// and NVIDIA's CUDA library wheels (nvidia-*, pinned, a range or bare).
+bool InstallsModelledPackages(const std::string& command);
 
-// The snapshot after `command` (a pip install of torch / torchvision / torchaudio pins) ran in
+// The snapshot after `command` (a pip install of those packages) ran in
 // the environment whose prefix is `env_prefix`; nullopt when the command is not such a pip
 // install or names a wheel the catalog cannot describe.
 std::optional<Snapshot> ApplyPipCommand(const Catalog& c, const Snapshot& s, const std::string& env_prefix,

@@ -31,6 +31,8 @@ std::string TorchSite(const Fs& fs, const PythonEnv& env);
 std::vector<ExtensionInfo> ScanExtensions(const Fs& fs, const PythonEnv& env, Trail& trail);
 // Shared-object paths (relative to site-packages) in a RECORD file, inside site-packages only.
 std::vector<std::string> SharedObjectsInRecord(std::string_view record);
+// The same, read from the file in blocks; an error when it is larger than kRecordCap or unreadable.
+Result<std::vector<std::string>> SharedObjectsInRecordFile(const RandomAccessFile& file);
 
 // The CUDA runtime, cuBLAS and cuDNN libraries torch's libraries need, found as ld.so would.
 std::vector<RuntimeLib> ResolveTorchRuntime(const ProbeInput& in, const PythonEnv& env, const std::string& site,

@@ -40,9 +40,14 @@ struct DistFiles {
 
 std::optional<ExtensionInfo> ReadExtension(const Fs& fs, const std::string& site, const DistFiles& dist,
                                            size_t& budget, Trail& trail) {
-  auto record = fs.Read(dist.dir + "/RECORD", kRecordCap);
+  auto record = fs.Open(dist.dir + "/RECORD");
   if (!record) return std::nullopt;
-  std::vector<std::string> objects = SharedObjectsInRecord(*record);
+  auto listed = SharedObjectsInRecordFile(**record);
+  if (!listed) {
+    trail.Error(dist.dir + "/RECORD", listed.error());
+    return std::nullopt;
+  }
+  std::vector<std::string> objects = std::move(*listed);
   if (objects.empty()) return std::nullopt;
   ExtensionInfo ext;
   ext.name = dist.name;
@@ -74,6 +79,7 @@ std::optional<ExtensionInfo> ReadExtension(const Fs& fs, const std::string& site
 std::vector<std::string> SharedObjectsInRecord(std::string_view record) {
   std::vector<std::string> out;
   for (std::string_view line : Lines(record)) {
+    if (line.find(".so") == std::string_view::npos) continue;
     std::string path;
     if (StartsWith(line, "\"")) {
       size_t close = line.find('"', 1);
@@ -85,6 +91,31 @@ std::vector<std::string> SharedObjectsInRecord(std::string_view record) {
     if (path.empty() || path[0] == '/' || StartsWith(path, "../") || path.find("/../") != std::string::npos) continue;
     if (IsSharedObject(path)) out.push_back(std::move(path));
   }
+  return out;
+}
+
+// Most RECORD files list no shared object at all (pure-Python distributions; some list thousands
+// of files), so the file is read in blocks of whole lines and only a block holding ".so" is parsed.
+Result<std::vector<std::string>> SharedObjectsInRecordFile(const RandomAccessFile& file) {
+  if (file.size() > kRecordCap) return Err("larger than " + std::to_string(kRecordCap >> 20) + " MiB");
+  constexpr size_t kBlock = 64 * 1024;
+  std::vector<std::string> out;
+  std::string pending;  // the bytes after the last line end read so far
+  auto take = [&](std::string_view lines) {
+    if (lines.find(".so") == std::string_view::npos) return;
+    for (std::string& path : SharedObjectsInRecord(lines)) out.push_back(std::move(path));
+  };
+  for (uint64_t offset = 0; offset < file.size(); offset += kBlock) {
+    auto block = file.ReadAt(offset, kBlock);
+    if (!block) return Err(block.error());
+    if (block->empty()) break;  // the file shrank
+    pending += *block;
+    size_t end = pending.rfind('\n');
+    if (end == std::string::npos) continue;
+    take(std::string_view(pending).substr(0, end + 1));
+    pending.erase(0, end + 1);
+  }
+  take(pending);
   return out;
 }
 

@@ -63,11 +63,16 @@ class Trail {
 std::optional<std::string> ReadRecorded(const Fs& fs, Trail& trail, const std::string& path,
                                         size_t cap = kSmallFileCap);
 
-// The whole machine. Probes run in order: host, driver, gpus, python, toolkits, cudnn.
+// The whole machine. Probes run in order: host, driver, gpus, python, binaries, toolkits, cudnn;
+// the driver's CUDA from libcuda is collected last (FinishDriver).
 Snapshot TakeSnapshot(const ProbeInput& in);
 
 void ProbeHost(const ProbeInput& in, Snapshot& snap);
+// The driver up to NVML; when libcuda is to be asked, its child starts here and works while the
+// other probes run. FinishDriver collects the driver's CUDA (libcuda, else the catalog's branch
+// table) and puts its trail entries at `trail_at`, where ProbeDriver's ended.
 void ProbeDriver(const ProbeInput& in, Snapshot& snap);
+void FinishDriver(const ProbeInput& in, Snapshot& snap, size_t trail_at);
 void ProbeGpus(const ProbeInput& in, Snapshot& snap);
 void ProbePythons(const ProbeInput& in, Snapshot& snap);
 void ProbeToolkits(const ProbeInput& in, Snapshot& snap);

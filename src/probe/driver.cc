@@ -181,10 +181,15 @@ void ProbeNvml(const ProbeInput& in, Snapshot& snap, Trail& trail) {
   }
 }
 
+// libcuda is asked only when NVML did not give the driver's CUDA and there is a libcuda to ask.
+bool AsksLibcuda(const ProbeInput& in, const DriverInfo& d) {
+  return in.cuda != nullptr && !d.cuda && (!d.libcuda_paths.empty() || d.wsl);
+}
+
 void ProbeDriverCuda(const ProbeInput& in, Snapshot& snap, Trail& trail) {
   DriverInfo& d = snap.driver;
   if (d.cuda) return;
-  if (in.cuda != nullptr && (!d.libcuda_paths.empty() || d.wsl)) {
+  if (AsksLibcuda(in, d)) {
     const std::string source = "libcuda cuDriverGetVersion";
     if (auto v = in.cuda->DriverGetVersion(); v && PlausibleDriverCuda(in, d, *v, snap, trail, source)) {
       d.cuda = CudaVersion::FromApiInt(*v);
@@ -232,8 +237,16 @@ void ProbeDriver(const ProbeInput& in, Snapshot& snap) {
   ProbePlatform(in, d, trail);
   ProbeLibraries(in, d, trail);
   ProbeNvml(in, snap, trail);
-  ProbeDriverCuda(in, snap, trail);
+  if (AsksLibcuda(in, d)) in.cuda->Start();
   ProbeForwardCompat(in, d);
+}
+
+void FinishDriver(const ProbeInput& in, Snapshot& snap, size_t trail_at) {
+  std::vector<Evidence> later(snap.trail.begin() + static_cast<std::ptrdiff_t>(trail_at), snap.trail.end());
+  snap.trail.resize(trail_at);
+  Trail trail(snap, "driver");
+  ProbeDriverCuda(in, snap, trail);
+  snap.trail.insert(snap.trail.end(), std::make_move_iterator(later.begin()), std::make_move_iterator(later.end()));
 }
 
 }  // namespace cudamatch

@@ -173,9 +173,7 @@ std::string AskCuda(const std::string& library) {
 // ---- in the parent: run the child, decode its answer ----
 
 // The child's answer, or the fault that kept it from answering.
-std::variant<WireRecords, LibraryFault> Ask(const std::string& name, const std::function<std::string()>& body,
-                                           int timeout_ms) {
-  ChildOutcome out = RunInChild(body, timeout_ms);
+std::variant<WireRecords, LibraryFault> Decode(const std::string& name, const ChildOutcome& out, int timeout_ms) {
   LibraryFault fault{name, LibraryFault::Kind::kNotStarted, "", 0, timeout_ms};
   switch (out.kind) {
     case ChildOutcome::Kind::kAnswered: {
@@ -196,6 +194,11 @@ std::variant<WireRecords, LibraryFault> Ask(const std::string& name, const std::
     case ChildOutcome::Kind::kNotStarted: break;
   }
   return fault;
+}
+
+std::variant<WireRecords, LibraryFault> Ask(const std::string& name, const std::function<std::string()>& body,
+                                           int timeout_ms) {
+  return Decode(name, RunInChild(body, timeout_ms), timeout_ms);
 }
 
 std::optional<int> IntValue(const std::string& text) {
@@ -266,8 +269,13 @@ class RealCuda : public CudaApi {
  public:
   RealCuda(std::string library, int timeout_ms) : library_(std::move(library)), timeout_ms_(timeout_ms) {}
 
+  void Start() override {
+    if (!pending_.started()) pending_ = StartChild([this] { return AskCuda(library_); }, timeout_ms_);
+  }
+
   Result<int> DriverGetVersion() override {
-    auto answer = Ask("libcuda", [this] { return AskCuda(library_); }, timeout_ms_);
+    Start();
+    auto answer = Decode("libcuda", FinishChild(pending_), timeout_ms_);
     if (auto* fault = std::get_if<LibraryFault>(&answer)) {
       fault_ = *fault;
       return Err(DescribeFault(*fault));
@@ -284,6 +292,7 @@ class RealCuda : public CudaApi {
   std::string library_;
   int timeout_ms_;
   std::optional<LibraryFault> fault_;
+  PendingChild pending_;
 };
 
 }  // namespace

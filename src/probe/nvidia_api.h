@@ -45,6 +45,10 @@ class NvmlApi {
 class CudaApi {
  public:
   virtual ~CudaApi() = default;
+  // Starts asking in the background (the real library: its child is forked now), so the caller
+  // can work until DriverGetVersion() collects the answer. Optional: DriverGetVersion() asks
+  // itself when nothing was started.
+  virtual void Start() {}
   // cuDriverGetVersion: needs no cuInit and no GPU. 12020 = CUDA 12.2.
   virtual Result<int> DriverGetVersion() = 0;
   // Set when the library did not answer (hang, crash, abort); DriverGetVersion() then failed.

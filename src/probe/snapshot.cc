@@ -122,11 +122,13 @@ Snapshot TakeSnapshot(const ProbeInput& in) {
   }
   ProbeHost(in, snap);
   ProbeDriver(in, snap);
+  size_t driver_trail_end = snap.trail.size();
   ProbeGpus(in, snap);
   ProbePythons(in, snap);
   ProbeBinaries(in, snap);
   ProbeToolkits(in, snap);
   ProbeCudnn(in, snap);
+  FinishDriver(in, snap, driver_trail_end);
   snap.unreadable = in.fs->unreadable();
   for (const LibraryFault& f : snap.driver.library_faults) {
     if (f.kind == LibraryFault::Kind::kTimedOut) snap.unreadable.push_back(Unreadable{f.library, DescribeFault(f)});

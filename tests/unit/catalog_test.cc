@@ -150,7 +150,7 @@ TEST(Catalog, ConsistencyCheckFindsDisagreements) {
 }
 
 TEST(Catalog, GapsStayUnknown) {
-  // The 2026-11-30 audit leaves these unknown: the aarch64 arch lists of 2.5-2.8 and 2.10, and
+  // Still unknown: the aarch64 arch lists of 2.5-2.8 (no release-branch script read), and
   // torch 2.15.0's torchvision, Python range and variants (only its month and torchaudio known).
   const Catalog& c = TheCatalog();
   int rows = 0;

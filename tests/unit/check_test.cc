@@ -93,9 +93,9 @@ TEST(Check, CompanionWithoutAWheelForThePythonDoesNotFit) {
   bool found = false;
   for (const Problem& p : r.problems) {
     for (const Reason& reason : p.reasons) {
-      if (reason.id == "reject.companion_python_newest") {
+      if (reason.id == "reject.companion_python") {
         found = true;
-        EXPECT_EQ(reason.args, (MessageArgs{{"package", "torchvision"}, {"version", "0.20.1"}, {"python", "3.13"}, {"max", "3.12"}}));
+        EXPECT_EQ(reason.args, (MessageArgs{{"package", "torchvision"}, {"version", "0.20.1"}, {"python", "3.13"}, {"min", "3.9"}, {"max", "3.12"}}));
       }
     }
   }
@@ -111,6 +111,45 @@ TEST(Check, ListedCompanionPairsOnlyWithItsOwnRelease) {
   CheckResult r = Check({"torch==1.7.1", "torchvision==0.8.1"});
   ASSERT_TRUE(Has(r, "check.unpaired"));
   EXPECT_EQ(r.problems.front().fix, "torchvision==0.8.2");
+}
+
+// The fix changes as little as it can: a set that fails only on Python moves to the first release
+// whose three packages have wheels for it, and keeps the kind of build the pins meant (PyPI's
+// default, not the CPU index), whatever the newest release is.
+TEST(Check, PythonOnlyFailureMovesToTheNearestReleaseThatFits) {
+  MachineSpec s;
+  s.python = PyVersion::Parse("3.13").value();
+  CheckResult r = Check({"torch==2.5.1", "torchvision==0.20.1", "torchaudio==2.5.1"}, s);
+  ASSERT_TRUE(Has(r, "check.machine"));
+  EXPECT_EQ(r.corrected, (std::vector<std::string>{"torch==2.6.0", "torchvision==0.21.0", "torchaudio==2.6.0"}));
+  EXPECT_EQ(r.install, "pip install torch==2.6.0 torchvision==0.21.0 torchaudio==2.6.0");
+  s.python = PyVersion::Parse("3.8").value();
+  r = Check({"torch==2.5.1"}, s);
+  EXPECT_EQ(r.corrected, (std::vector<std::string>{"torch==2.4.1"}));
+}
+
+// A version above every release is fixed by the newest that fits, and the problem's own fix is
+// the corrected command, not a different release.
+TEST(Check, MissingTorchIsFixedByTheCorrectedPins) {
+  CheckResult r = Check({"torch==9.9.9"});
+  ASSERT_TRUE(Has(r, "check.torch_missing"));
+  ASSERT_EQ(r.corrected.size(), 1u);
+  EXPECT_EQ(r.problems.front().fix, r.install);
+  EXPECT_NE(r.install.find(r.corrected.front()), std::string::npos) << r.install;
+  const MessageArgs& args = r.problems.front().args;
+  auto nearest = std::find_if(args.begin(), args.end(), [](const auto& a) { return a.first == "nearest"; });
+  ASSERT_NE(nearest, args.end());
+  EXPECT_EQ(nearest->second.substr(0, nearest->second.find(',')), TheCatalog().torch.back().torch.Public());
+}
+
+TEST(Check, GpuNewerThanThePinIsFixedByTheFirstReleaseWithItsCode) {
+  MachineSpec s;
+  s.driver = DriverVersion::Parse("575.51.03").value();
+  s.gpus = {ComputeCapability::Parse("12.0").value()};
+  s.has_nvidia_gpu = true;
+  CheckResult r = Check({"torch==2.6.0"}, s);
+  ASSERT_TRUE(Has(r, "check.machine"));
+  EXPECT_EQ(r.install, "pip install torch==2.7.0 --index-url https://download.pytorch.org/whl/cu128");
 }
 
 }  // namespace

@@ -2,7 +2,11 @@
 // garbage or write unterminated strings. Every call runs in a watched child; doctor completes and
 // says what happened. The fakes are built with the tests (tests/fakes/).
 #include <gtest/gtest.h>
+#include <sys/wait.h>
 #include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
 
 #include <chrono>
 #include <cstdlib>
@@ -105,6 +109,23 @@ TEST(DriverFault, LibcudaGarbageIsReportedNotUsed) {
       << r.json["findings"].dump();
 }
 
+// libcuda's child works while the other probes run; its trail entries still stand among the
+// driver's, before the GPU and Python probes' entries.
+TEST(DriverFault, LibcudaAnsweringInTheBackgroundKeepsTheDriverTrailTogether) {
+  DoctorRun r = DoctorWithFakeLibcuda("");
+  ExpectCompleteReport(r);
+  EXPECT_EQ(r.json["driver"]["cuda"], "12.2");
+  std::vector<std::string> probes;
+  size_t libcuda_at = 0;
+  for (const auto& e : r.json["trail"]) {
+    if (probes.empty() || probes.back() != e["probe"]) probes.push_back(e["probe"]);
+    if (e["source"] == "libcuda:cuDriverGetVersion") libcuda_at = probes.size();
+  }
+  ASSERT_GT(libcuda_at, 0u) << r.json["trail"].dump();
+  EXPECT_EQ(probes[libcuda_at - 1], "driver");
+  EXPECT_EQ(std::count(probes.begin(), probes.end(), "driver"), 1) << r.json["trail"].dump();
+}
+
 TEST(DriverFault, LibraryOutputNeverMixesIntoTheReport) {
   DoctorRun r = DoctorWithFakeLibcuda("print");
   ExpectCompleteReport(r);
@@ -196,6 +217,28 @@ TEST(WatchedChild, AnswersCrashesAndTimeouts) {
   ChildOutcome exited = RunInChild([]() -> std::string { _exit(3); }, 2000);
   EXPECT_EQ(exited.kind, ChildOutcome::Kind::kExited);
   EXPECT_EQ(exited.exit_status, 3);
+}
+
+// The bound counts from the start: a child that answered in time is an answer even when the
+// caller collects it later than the bound; one still running then is killed.
+TEST(WatchedChild, StartedChildIsJudgedByItsOwnBound) {
+  PendingChild quick = StartChild([] { return std::string("answer"); }, 300);
+  PendingChild stuck = StartChild([]() -> std::string { while (true) pause(); }, 300);
+  ASSERT_TRUE(quick.started());
+  usleep(500 * 1000);  // the caller's own work, longer than the bound
+  ChildOutcome a = FinishChild(quick);
+  EXPECT_EQ(a.kind, ChildOutcome::Kind::kAnswered);
+  EXPECT_EQ(a.reply, "answer");
+  EXPECT_FALSE(quick.started());
+  EXPECT_EQ(FinishChild(stuck).kind, ChildOutcome::Kind::kTimedOut);
+  EXPECT_EQ(FinishChild(stuck).kind, ChildOutcome::Kind::kNotStarted);
+}
+
+TEST(WatchedChild, ChildNeverCollectedIsKilledAndReaped) {
+  { PendingChild stuck = StartChild([]() -> std::string { while (true) pause(); }, 60000); }
+  errno = 0;
+  EXPECT_EQ(waitpid(-1, nullptr, WNOHANG), -1);  // no child left, not even a zombie
+  EXPECT_EQ(errno, ECHILD);
 }
 
 TEST(WatchedChild, WireCarriesAnyBytes) {

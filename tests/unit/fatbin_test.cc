@@ -4,6 +4,7 @@
 
 #include <map>
 
+#include "probe/binaries.h"
 #include "probe/elf.h"
 #include "probe/fatbin.h"
 #include "probe/le_bytes.h"
@@ -215,6 +216,34 @@ TEST(Fatbin, ATwoGigabyteLibraryIsReadAHeaderAtATime) {
   EXPECT_EQ(code->ptx, std::vector<int>{90});
   EXPECT_LT(big.bytes_read(), 32u * 1024) << big.reads() << " reads";
   EXPECT_LT(big.reads(), 20u);
+}
+
+}  // namespace
+}  // namespace cudamatch
+
+namespace cudamatch {
+namespace {
+
+// RECORD files are read in 64 KiB blocks: a line cut by a block's end is still one line, and
+// lines without ".so" cost nothing.
+TEST(Record, SharedObjectsAcrossBlockBoundaries) {
+  std::string record;
+  while (record.size() < 64 * 1024 - 20) record += "pkg/module_" + std::to_string(record.size()) + ".py,sha256=x,10\n";
+  record += "pkg/_C.cpython-311-x86_64-linux-gnu.so,sha256=y,20\n";  // crosses the first block's end
+  while (record.size() < 200 * 1024) record += "pkg/data_" + std::to_string(record.size()) + ".json,,\n";
+  record += "\"pkg/a,b.so.1\",sha256=z,30\n../outside.so,,\npkg/last.so,,";  // quoted; outside; no line end
+  auto file = MakeStringFile(record);
+  auto objects = SharedObjectsInRecordFile(*file);
+  ASSERT_TRUE(objects.ok()) << objects.error();
+  EXPECT_EQ(*objects, (std::vector<std::string>{"pkg/_C.cpython-311-x86_64-linux-gnu.so", "pkg/a,b.so.1", "pkg/last.so"}));
+  EXPECT_EQ(*objects, SharedObjectsInRecord(record));
+}
+
+TEST(Record, OversizedRecordIsAnError) {
+  auto file = MakeStringFile(std::string(kRecordCap + 1, 'a'));
+  auto objects = SharedObjectsInRecordFile(*file);
+  ASSERT_FALSE(objects.ok());
+  EXPECT_NE(objects.error().find("larger than 4 MiB"), std::string::npos) << objects.error();
 }
 
 }  // namespace

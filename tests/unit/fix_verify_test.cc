@@ -130,6 +130,22 @@ const std::vector<Made>& MadeMachines() {
          Add(s.pythons[0], "torch", "2.3.1+cpu", "cpu");
          return s;
        }},
+      {"torch.nvidia_wheels_missing", [] {
+         Snapshot s = Machine("550.54.14", "12.4", "NVIDIA GeForce RTX 3090", "8.6");
+         Add(s.pythons[0], "torch", "2.3.1", "cu121");
+         s.pythons[0].packages["torch"].nvidia_requirements = {"nvidia-cudnn-cu12==8.9.2.26", "nvidia-nccl-cu12>=2.20.5",
+                                                               "nvidia-nvtx-cu12"};
+         s.pythons[0].packages["torch"].location = "/home/u/venv/lib/python3.10/site-packages/torch-2.3.1.dist-info/METADATA";
+         return s;
+       }},
+      {"torch.nvidia_wheels_mismatch", [] {
+         Snapshot s = Machine("550.54.14", "12.4", "NVIDIA GeForce RTX 3090", "8.6");
+         Add(s.pythons[0], "torch", "2.3.1", "cu121");
+         s.pythons[0].packages["torch"].nvidia_requirements = {"nvidia-cudnn-cu12==8.9.2.26"};
+         s.pythons[0].packages["torch"].location = "/home/u/venv/lib/python3.10/site-packages/torch-2.3.1.dist-info/METADATA";
+         Add(s.pythons[0], "nvidia-cudnn-cu12", "9.1.0.70", "");
+         return s;
+       }},
       {"torch.rocm_on_nvidia", [] {
          Snapshot s = Machine("550.54.14", "12.4", "NVIDIA GeForce RTX 3090", "8.6");
          Add(s.pythons[0], "torch", "2.3.1+rocm6.0", "rocm6.0");
@@ -139,7 +155,7 @@ const std::vector<Made>& MadeMachines() {
   return kMade;
 }
 
-bool IsPip(const Finding& f) { return IsPipInstall(f.fix) && InstallsOnlyTorchPackages(f.fix); }
+bool IsPip(const Finding& f) { return IsPipInstall(f.fix) && InstallsModelledPackages(f.fix); }
 
 TEST(FixVerification, EveryPipFixOfAMadeMachineClearsItsFinding) {
   std::set<std::string> covered;
@@ -207,8 +223,23 @@ TEST(FixVerification, ReadsTheCommandFormsDoctorPrints) {
   EXPECT_TRUE(IsPipInstall("/home/u/venv/bin/python3.10 -m pip install torch==2.3.1 --index-url https://x/cu118"));
   EXPECT_TRUE(IsPipInstall("pip install torch==2.3.1"));
   EXPECT_FALSE(IsPipInstall("sudo reboot"));
-  EXPECT_TRUE(InstallsOnlyTorchPackages("python -m pip install --force-reinstall --no-deps 'torchvision==0.17.1'"));
-  EXPECT_FALSE(InstallsOnlyTorchPackages("python -m pip install 'nvidia-cudnn-cu12==9.1.0.70'"));
+  EXPECT_TRUE(InstallsModelledPackages("python -m pip install --force-reinstall --no-deps 'torchvision==0.17.1'"));
+  EXPECT_TRUE(InstallsModelledPackages("python -m pip install 'nvidia-cudnn-cu12==9.1.0.70' 'nvidia-nccl-cu12>=2.20'"));
+  EXPECT_FALSE(InstallsModelledPackages("python -m pip install 'numpy==1.26.4'"));
+  EXPECT_FALSE(InstallsModelledPackages("pip install torch"));  // a torch without its version is not modelled
+}
+
+TEST(FixVerification, AnNvidiaWheelFixThatInstallsTheWrongVersionDoesNotClearIt) {
+  for (const Made& m : MadeMachines()) {
+    if (std::string(m.finding) != "torch.nvidia_wheels_mismatch") continue;
+    Snapshot s = m.make();
+    std::vector<Finding> raw = RunRules(s, TheCatalog());
+    ASSERT_FALSE(raw.empty());
+    Finding wrong = raw.front();
+    ASSERT_EQ(wrong.id, m.finding);
+    wrong.fix = "python -m pip install 'nvidia-cudnn-cu12==9.1.0.70'";
+    EXPECT_EQ(VerifyFix(s, TheCatalog(), wrong, raw), FixCheck::kStillThere);
+  }
 }
 
 TEST(FixVerification, AFixThatDoesNotClearItsFindingIsNotPrinted) {

@@ -46,13 +46,21 @@ bool Rejected(const Plan& p, const std::string& id) {
 const std::vector<PlanCase>& PlanCases() {
   static const std::vector<PlanCase> kCases = {
       {"Windows RTX 4090, driver 566.36, Python 3.10",
-       "torch_variants.tsv windows-x86_64 2.4.1-2.14.0 (ti-build-matrix-2.x); their arch lists are unknown "
-       "(audit: Windows lists differ from Linux before 2.9)",
+       "torch_variants.tsv windows-x86_64 2.11.0 cu128 arch list 7.5;8.0;8.6;9.0;10.0;12.0 (RELEASE.md 'For "
+       "Release 2.11', gh-pytorch-175253; pt-win-cuda128-07619f94); 2.12-2.14 Windows cu126 arch lists stay unknown "
+       "(RELEASE.md and the Windows scripts disagree on 6.1); CUDA 12.x minor-version floor 527.41 on Windows "
+       "(cuda_minor_compat.tsv)",
        [] { return Machine(Os::kWindows, Arch::kX86_64, "566.36", "8.9", "3.10"); },
        [](const Plan& p) {
-         // Honest answer: the Windows CUDA wheels exist, but none can be confirmed to carry sm_89.
-         EXPECT_EQ(p.release, nullptr);
-         EXPECT_TRUE(Rejected(p, "reject.arch_unknown"));
+         // cu128 carries sm_86 SASS, which sm_89 runs; driver 566 runs CUDA 12.8 only through minor-version
+         // compatibility. The newer releases offer only CUDA 13 (driver too old) or cu126 (list unknown).
+         ASSERT_NE(p.release, nullptr);
+         EXPECT_EQ(p.release->torch.ToString(), "2.11.0");
+         EXPECT_EQ(p.variant->platform, "windows-x86_64");
+         EXPECT_EQ(p.variant->variant.tag, "cu128");
+         ASSERT_TRUE(p.variant->arch_list.has_value());
+         EXPECT_EQ(FitArch(*p.variant->arch_list, ComputeCapability::Parse("8.9").value()).fit, KernelFit::kSass);
+         EXPECT_TRUE(HasReason(p.caveats, "caveat.minor_compat"));
          bool cu126_2140_arch_unknown = std::any_of(p.rejected.begin(), p.rejected.end(), [](const Rejection& r) {
            return r.candidate == "2.14.0+cu126" && HasReason(r.reasons, "reject.arch_unknown");
          });

@@ -172,6 +172,21 @@ TEST(Query, NearestTorchWithHugeVersionNumbers) {
   EXPECT_EQ(near.size(), 3u);
 }
 
+TEST(Query, NearestTorchFollowsReleaseOrder) {
+  auto names = [](const Pep440& v) {
+    std::vector<std::string> out;
+    for (const TorchRelease* t : NearestTorch(TheCatalog(), v, 3)) out.push_back(t->torch.Public());
+    return out;
+  };
+  const auto& all = TheCatalog().torch;
+  EXPECT_EQ(names(V("9.9.9")), (std::vector<std::string>{all[all.size() - 1].torch.Public(),
+                                                          all[all.size() - 2].torch.Public(),
+                                                          all[all.size() - 3].torch.Public()}));
+  EXPECT_EQ(names(V("2.3.3")), (std::vector<std::string>{"2.3.1", "2.3.0", "2.4.0"}));
+  EXPECT_EQ(names(V("2.5.1")), (std::vector<std::string>{"2.5.1", "2.5.0", "2.6.0"}));
+  EXPECT_EQ(names(V("1.14.0")), (std::vector<std::string>{"1.13.1", "2.0.0", "1.13.0"}));  // its major first
+}
+
 TEST(Query, PythonFit) {
   const TorchRelease* t = FindTorch(TheCatalog(), V("2.5.1"));
   EXPECT_EQ(FitPython(*t, PyVersion::Parse("3.12").value()), PythonFit::kSupported);
