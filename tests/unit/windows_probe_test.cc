@@ -139,5 +139,18 @@ TEST(WindowsProbes, ToolkitOnPathIsActiveOverCudaPath) {
   EXPECT_EQ(snap.toolkits[1].version->ToString(), "12.4");
 }
 
+TEST(WindowsProbes, DevicesAndLinkLoopsWhereDllsShouldBeAreErrorsNotHangs) {
+  WindowsTree t;
+  t.fs.AddSpecial("/Windows/System32/nvcuda.dll");
+  t.fs.AddSymlink("/Windows/System32/DriverStore", "/Windows/System32/DriverStore");
+  Snapshot snap;
+  ProbeWindowsDriver(t.Input(), snap);
+  EXPECT_FALSE(snap.driver.userspace_version);
+  bool error = false;
+  for (const Evidence& e : snap.trail) error |= e.source == "/Windows/System32/nvcuda.dll" && e.outcome == Evidence::Outcome::kError;
+  EXPECT_TRUE(error);
+  EXPECT_FALSE(FindCaseless(t.fs, "/windows/system32/driverstore/filerepository"));
+}
+
 }  // namespace
 }  // namespace cudamatch
