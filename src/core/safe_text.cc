@@ -16,13 +16,12 @@ void AppendHex(std::string& out, std::string_view prefix, unsigned value, int di
   for (int shift = (digits - 1) * 4; shift >= 0; shift -= 4) out += kHex[(value >> shift) & 15];
 }
 
-// Length of a colour sequence ESC [ [0-9;]* m at the start of `s`, else 0.
+// Length of one of the colour sequences the report itself writes (report/style.h: reset, bold,
+// dim, red, green, yellow, cyan) at the start of `s`, else 0. Any other sequence, even another
+// colour (concealed text, black on black), may hide what the report says, so it is escaped.
 size_t SgrLength(std::string_view s) {
-  if (s.size() < 3 || s[0] != '\x1b' || s[1] != '[') return 0;
-  for (size_t i = 2; i < s.size() && i < 32; ++i) {
-    char c = s[i];
-    if (c == 'm') return i + 1;
-    if (!(c == ';' || (c >= '0' && c <= '9'))) return 0;
+  for (std::string_view own : {"\x1b[0m", "\x1b[1m", "\x1b[2m", "\x1b[31m", "\x1b[32m", "\x1b[33m", "\x1b[36m"}) {
+    if (s.substr(0, own.size()) == own) return own.size();
   }
   return 0;
 }

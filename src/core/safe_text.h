@@ -8,8 +8,9 @@
 namespace cudamatch {
 
 // Escapes every C0 control character except '\n' and '\t', DEL and the C1 controls (U+0080 to
-// U+009F) as visible text ("\x1b", "\u009b"). With `keep_sgr`, colour sequences (ESC [ digits
-// and ';' then 'm') stay as they are: they change colours and nothing else.
+// U+009F) as visible text ("\x1b", "\u009b"). With `keep_sgr`, the colour sequences the report
+// writes itself (reset, bold, dim, red, green, yellow, cyan) stay as they are; every other one
+// is escaped, since a sequence such as ESC [8m (concealed) would hide text.
 std::string EscapeControls(std::string_view text, bool keep_sgr);
 
 // The same for JSON text: DEL and the C1 controls, which JSON allows raw, become \u escapes.

@@ -74,19 +74,30 @@ std::optional<Pep440> ExactPin(const SpecifierSet& spec) {
 
 ArchFit FitCode(const FatbinCode& code, const ComputeCapability& gpu) {
   ArchFit best;
-  for (int a : code.sass) {
+  ComputeCapability plain_gpu{gpu.major, gpu.minor, 0};
+  // SASS runs on its own major from its minor on; "a" code only on its own capability.
+  auto sass = [&](int a, char suffix) {
     ComputeCapability cc = CcOf(a);
-    if (cc.major == gpu.major && cc.minor <= gpu.minor && (best.fit != KernelFit::kSass || cc > best.via)) {
-      best = ArchFit{KernelFit::kSass, cc};
-    }
-  }
+    bool runs = suffix == 'a' ? cc == plain_gpu : cc.major == gpu.major && cc.minor <= gpu.minor;
+    cc.suffix = suffix;
+    if (runs && (best.fit != KernelFit::kSass || cc > best.via)) best = ArchFit{KernelFit::kSass, cc};
+  };
+  for (int a : code.sass) sass(a, 0);
+  for (int a : code.sass_f) sass(a, 'f');
+  for (int a : code.sass_a) sass(a, 'a');
   if (best.fit == KernelFit::kSass) return best;
-  for (int a : code.ptx) {
+  // PTX is compiled for any later GPU; "f" PTX only within its family, "a" PTX only for itself.
+  auto ptx = [&](int a, char suffix) {
     ComputeCapability cc = CcOf(a);
-    if (cc <= ComputeCapability{gpu.major, gpu.minor, 0} && (best.fit == KernelFit::kNone || cc > best.via)) {
-      best = ArchFit{KernelFit::kPtx, cc};
-    }
-  }
+    bool runs = suffix == 'a'   ? cc == plain_gpu
+                : suffix == 'f' ? cc.major == gpu.major && cc.minor <= gpu.minor
+                                : cc <= plain_gpu;
+    cc.suffix = suffix;
+    if (runs && (best.fit == KernelFit::kNone || cc > best.via)) best = ArchFit{KernelFit::kPtx, cc};
+  };
+  for (int a : code.ptx) ptx(a, 0);
+  for (int a : code.ptx_f) ptx(a, 'f');
+  for (int a : code.ptx_a) ptx(a, 'a');
   return best;
 }
 
@@ -101,13 +112,17 @@ EvidenceItem CodeEvidence(const std::string& path, const FatbinCode& code) {
 std::optional<TorchCode> TorchFileCode(const PackageInfo& torch) {
   std::optional<TorchCode> out;
   for (const BinaryInfo& b : torch.binaries) {
-    if (!b.code || (b.code->sass.empty() && b.code->ptx.empty())) continue;
+    if (!b.code || FatbinCodeNames(*b.code).empty()) continue;
     if (!out) out = TorchCode{{}, CodeEvidence(b.path, *b.code)};
-    for (int a : b.code->sass) out->code.sass.push_back(a);
-    for (int a : b.code->ptx) out->code.ptx.push_back(a);
+    FatbinCode& all = out->code;
+    const FatbinCode& one = *b.code;
+    for (auto [to, from] : {std::pair{&all.sass, &one.sass}, {&all.ptx, &one.ptx}, {&all.sass_a, &one.sass_a},
+                            {&all.ptx_a, &one.ptx_a}, {&all.sass_f, &one.sass_f}, {&all.ptx_f, &one.ptx_f}}) {
+      to->insert(to->end(), from->begin(), from->end());
+    }
   }
   if (!out) return out;
-  for (auto* v : {&out->code.sass, &out->code.ptx}) {
+  for (auto* v : {&out->code.sass, &out->code.ptx, &out->code.sass_a, &out->code.ptx_a, &out->code.sass_f, &out->code.ptx_f}) {
     std::sort(v->begin(), v->end());
     v->erase(std::unique(v->begin(), v->end()), v->end());
   }

@@ -1,6 +1,9 @@
 // Toolchain and environment rules: nvcc's CUDA major against torch's, the host GCC against
 // nvcc, LD_LIBRARY_PATH shadowing the libraries a wheel bundles, and pip mirrors that serve only
 // PyPI's default variant.
+#include <algorithm>
+
+#include "core/fs.h"
 #include "core/text.h"
 #include "diagnose/rule_fns.h"
 #include "plan/commands.h"
@@ -92,12 +95,21 @@ void CheckGccTooNew(const Snapshot& s, const Catalog& c, std::vector<Finding>& o
                         "toolkit"});
 }
 
+// runtime.shadowed already names the copy the loader takes from this directory and the one it
+// passes over; the same cause is not told twice.
+bool ShadowedFrom(const PackageInfo& torch, const std::string& dir) {
+  return std::any_of(torch.runtime.begin(), torch.runtime.end(), [&](const RuntimeLib& r) {
+    return r.shadowed() && r.origin == LibOrigin::kLdLibraryPath && NormalizePath(Dirname(r.path)) == NormalizePath(dir);
+  });
+}
+
 void CheckLdLibraryPath(const Snapshot& s, const Catalog& c, std::vector<Finding>& out) {
   for (const LibraryPathEntry& entry : s.host.ld_library_path) {
     for (const PythonEnv& env : s.pythons) {
       auto it = env.packages.find("torch");
       if (it == env.packages.end() || !it->second.cuda || it->second.hip) continue;
       const PackageInfo& torch = it->second;
+      if (ShadowedFrom(torch, entry.dir)) continue;
       auto wheel_cudnn = TorchCudnn(c, env, torch, s.platform);
       bool older_cudnn = entry.cudnn_version && wheel_cudnn && *entry.cudnn_version < *wheel_cudnn;
       bool older_cuda = entry.cuda_major && *entry.cuda_major < torch.cuda->major;
@@ -129,9 +141,10 @@ void CheckPipMirror(const Snapshot& s, const Catalog& c, std::vector<Finding>& o
   Plan plan = MakePlan(c, SpecFromSnapshot(s, env));
   if (!plan.release || plan.variant->pypi_default) return;
   const TorchVariant* pypi = PypiDefaultVariant(c, *plan.release, s.platform.Name());
+  if (pypi == nullptr) return;  // which build the mirror serves is unknown
   out.push_back(Finding{"pip.mirror_default_only", Severity::kWarning,
                         {{"url", url}, {"mirror", mirror ? mirror->name : url},
-                         {"default", pypi ? pypi->variant.tag : "?"},
+                         {"default", pypi->variant.tag},
                          {"variant", plan.variant->variant.tag}, {"torch", plan.release->torch.Public()}},
                         {Ev("evidence.pip_index", {{"url", url}, {"source", s.host.pip_index_source}}),
                          Ev("evidence.best_plan", {{"torch", plan.release->torch.Public()}, {"variant", plan.variant->variant.tag}})},

@@ -1,6 +1,7 @@
 #include "probe/fatbin.h"
 
 #include <algorithm>
+#include <tuple>
 
 #include "probe/le_bytes.h"
 
@@ -14,6 +15,8 @@ constexpr uint16_t kKindPtx = 1;
 constexpr uint16_t kKindElf = 2;
 constexpr uint64_t kFlagCompressed = 0x2000;      // public descriptions of fatbinary.h
 constexpr uint64_t kFlagCompressedZstd = 0x8000;  // nvcc 13.0 (-compress-mode, the default for PTX)
+constexpr uint64_t kFlagArchSpecific = 0x100000;    // sm_90a / compute_90a (nvcc 13.0 objects)
+constexpr uint64_t kFlagFamilySpecific = 0x200000;  // sm_100f / compute_100f (nvcc 13.0 objects)
 constexpr size_t kMaxPadding = 256;              // zero bytes tolerated between containers
 
 // Reads through a one-block cache: a container header and its first entry header, or the
@@ -72,7 +75,11 @@ Result<uint64_t> ReadEntry(BlockReader& f, uint64_t pos, uint64_t end, const Fat
   if (arch == 0 || arch > 10000 || (kind != kKindPtx && kind != kKindElf)) {
     ++code.other;
   } else {
-    AddUnique(kind == kKindElf ? code.sass : code.ptx, static_cast<int>(arch));
+    bool elf = kind == kKindElf;
+    std::vector<int>& list = (flags & kFlagArchSpecific)     ? (elf ? code.sass_a : code.ptx_a)
+                             : (flags & kFlagFamilySpecific) ? (elf ? code.sass_f : code.ptx_f)
+                                                             : (elf ? code.sass : code.ptx);
+    AddUnique(list, static_cast<int>(arch));
   }
   return pos + header + payload;
 }
@@ -143,9 +150,22 @@ const ElfSection* FatbinSection(const ElfInfo& elf) {
 }
 
 std::string FatbinCodeNames(const FatbinCode& code) {
+  // By architecture; at one architecture plain code first, then "a", then "f".
+  std::vector<std::tuple<int, int, std::string>> names;
+  auto add = [&](const std::vector<int>& list, const char* prefix, int rank, const char* suffix) {
+    for (int a : list) names.emplace_back(a, rank, prefix + std::to_string(a) + suffix);
+  };
+  add(code.sass, "sm_", 0, "");
+  add(code.sass_a, "sm_", 1, "a");
+  add(code.sass_f, "sm_", 2, "f");
+  size_t sass = names.size();
+  add(code.ptx, "compute_", 0, "");
+  add(code.ptx_a, "compute_", 1, "a");
+  add(code.ptx_f, "compute_", 2, "f");
+  std::sort(names.begin(), names.begin() + static_cast<std::ptrdiff_t>(sass));
+  std::sort(names.begin() + static_cast<std::ptrdiff_t>(sass), names.end());
   std::string out;
-  for (int a : code.sass) out += (out.empty() ? "" : " ") + std::string("sm_") + std::to_string(a);
-  for (int a : code.ptx) out += (out.empty() ? "" : " ") + std::string("compute_") + std::to_string(a);
+  for (const auto& n : names) out += (out.empty() ? "" : " ") + std::get<2>(n);
   return out;
 }
 

@@ -12,7 +12,9 @@
 //                                  u32 header size, u64 payload size, u32 (compressed size),
 //                                  u32, u16 minor, u16 major (PTX ISA version for PTX),
 //                                  u32 architecture (75 = sm_75, 120 = sm_120), u32, u32,
-//                                  u64 flags (0x2000 or 0x8000: payload compressed), ...
+//                                  u64 flags (0x2000 or 0x8000: payload compressed; 0x100000:
+//                                  architecture-specific code, sm_90a; 0x200000: family-specific
+//                                  code, sm_100f), ...
 //     then the payload, and the next entry.
 #pragma once
 
@@ -32,6 +34,9 @@ inline constexpr uint32_t kFatbinMagic = 0xBA55ED50;
 struct FatbinCode {
   std::vector<int> sass;  // architecture numbers, sorted, unique: 75, 80, 86, 90, 100, 120
   std::vector<int> ptx;
+  // Architecture-specific code (sm_90a, compute_90a) runs on exactly that compute capability;
+  // family-specific code (sm_100f) on the later ones of its major (10.0 and 10.3). Same numbers.
+  std::vector<int> sass_a, ptx_a, sass_f, ptx_f;
   uint64_t containers = 0;
   uint64_t entries = 0;
   uint64_t compressed = 0;  // entries whose payload is compressed
@@ -58,7 +63,7 @@ Result<FatbinCode> ReadFatbin(const RandomAccessFile& file, uint64_t offset, uin
 // The section holding a library's fatbin (".nv_fatbin", else "__nv_relfatbin"), or null.
 const ElfSection* FatbinSection(const ElfInfo& elf);
 
-// "sm_75 sm_80 compute_90".
+// "sm_75 sm_80 sm_90 sm_90a compute_90".
 std::string FatbinCodeNames(const FatbinCode& code);
 // How much was read, for evidence: "2000 fatbin containers, 10000 entries" and, when sampled,
 // "first entry only of 1936 containers".

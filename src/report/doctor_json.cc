@@ -63,6 +63,8 @@ Json BinaryJson(const BinaryInfo& b) {
   j["path"] = b.path;
   if (b.code) {
     j["gpu_code"] = Json{{"sass", IntList(b.code->sass)}, {"ptx", IntList(b.code->ptx)},
+                         {"sass_arch_specific", IntList(b.code->sass_a)}, {"ptx_arch_specific", IntList(b.code->ptx_a)},
+                         {"sass_family_specific", IntList(b.code->sass_f)}, {"ptx_family_specific", IntList(b.code->ptx_f)},
                          {"containers", b.code->containers}, {"entries", b.code->entries},
                          {"compressed", b.code->compressed}, {"sampled", b.code->sampled},
                          {"partial", b.code->partial}};

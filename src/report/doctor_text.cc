@@ -256,7 +256,9 @@ std::string RenderDoctor(const Snapshot& s, const std::vector<Finding>& findings
   for (const Finding& f : findings) out += RenderFinding(f, o);
   size_t errors = std::count_if(findings.begin(), findings.end(), [](const Finding& f) { return f.severity == Severity::kError; });
   size_t warnings = std::count_if(findings.begin(), findings.end(), [](const Finding& f) { return f.severity == Severity::kWarning; });
-  out += "\n" + Tr(L, "doctor.summary", {{"errors", std::to_string(errors)}, {"warnings", std::to_string(warnings)}}) + "\n";
+  auto count = [&](const char* one, const char* many, size_t n) { return Tr(L, n == 1 ? one : many, {{"n", std::to_string(n)}}); };
+  out += "\n" + Tr(L, "doctor.summary", {{"errors", count("doctor.errors_one", "doctor.errors_many", errors)},
+                                           {"warnings", count("doctor.warnings_one", "doctor.warnings_many", warnings)}}) + "\n";
   if (o.verbose) out += RenderTrail(s.trail, o);
   return out;
 }

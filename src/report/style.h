@@ -8,6 +8,7 @@
 
 namespace cudamatch {
 
+// The sequences these write are the only ones output keeps (core/safe_text.cc, SgrLength).
 struct Style {
   bool color = false;
 

@@ -4,11 +4,13 @@
 #include <sys/stat.h>
 
 #include <filesystem>
-
+#include <fstream>
 #include <set>
+#include <sstream>
 
 #include <nlohmann/json.hpp>
 
+#include "diagnose/rules.h"
 #include "tests/unit/test_util.h"
 
 namespace cudamatch {
@@ -222,6 +224,27 @@ TEST(Cli, ColorOnlyWhenAsked) {
   auto always = RunCudamatch({"lookup", "cuda==12.4", "--color", "always"});
   EXPECT_NE(always.out.find("\033["), std::string::npos);
   EXPECT_EQ(RunCudamatch({"lookup", "cuda==12.4", "--color", "sometimes"}).exit_code, 2);
+}
+
+// docs/json.md is the JSON contract: it names every key doctor writes at the top level and every
+// finding id.
+TEST(Cli, JsonDocumentationNamesEveryDoctorKeyAndFindingId) {
+  std::ifstream in(testing::SourceDir() + "/docs/json.md");
+  std::stringstream text;
+  text << in.rdbuf();
+  std::string doc = text.str();
+  std::string doctor = doc.substr(doc.find("## `doctor`"));
+  doctor = doctor.substr(0, doctor.find("\n## ", 3));
+  auto r = RunCudamatch({"doctor", "--json", "--root", testing::SourceDir() + "/tests/fixtures/machines/gpu-server/root"});
+  auto j = nlohmann::json::parse(r.out);
+  size_t keys = 0;
+  for (const auto& [key, value] : j.items()) {
+    if (key == "schema_version" || key == "kind") continue;  // described for every command
+    EXPECT_NE(doctor.find("| `" + key + "` |"), std::string::npos) << key;
+    ++keys;
+  }
+  EXPECT_GE(keys, 12u);
+  for (std::string_view id : FindingIds()) EXPECT_NE(doctor.find("`" + std::string(id) + "`"), std::string::npos) << id;
 }
 
 }  // namespace

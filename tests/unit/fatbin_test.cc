@@ -61,6 +61,24 @@ TEST(Fatbin, ReadsTheArchitecturesNvccWasAskedFor) {
   }
 }
 
+// Architecture-specific code (sm_90a) and family-specific code (sm_100f) are flagged in the entry
+// header; each runs on fewer GPUs than plain code of the same number.
+TEST(Fatbin, ArchitectureAndFamilySpecificCodeIsToldApart) {
+  auto file = MakeStringFile(testing::FatbinFixture("specific_sm90a_sm100f_ptx120a.so"));
+  auto elf = ReadElf(*file);
+  ASSERT_TRUE(elf.ok()) << elf.error();
+  const ElfSection* s = FatbinSection(*elf);
+  ASSERT_NE(s, nullptr);
+  auto code = ReadFatbin(*file, s->offset, s->size);
+  ASSERT_TRUE(code.ok()) << code.error();
+  EXPECT_EQ(code->sass, std::vector<int>{90});
+  EXPECT_EQ(code->sass_a, std::vector<int>{90});
+  EXPECT_EQ(code->sass_f, std::vector<int>{100});
+  EXPECT_TRUE(code->ptx.empty());
+  EXPECT_EQ(code->ptx_a, std::vector<int>{120});
+  EXPECT_EQ(FatbinCodeNames(*code), "sm_90 sm_90a sm_100f compute_120a");
+}
+
 TEST(Fatbin, CodeNamesListSassThenPtx) {
   auto code = CodeOf(*MakeStringFile(FatbinFixture("multi_sm75_80_86_90_ptx90.so")));
   ASSERT_TRUE(code.ok());

@@ -147,14 +147,19 @@ TEST(Hostile, EscapeSequencesFromTheImageNeverReachTheTerminal) {
   t.Write("home/u/.conda/environments.txt", "/opt/conda/envs/\x1b[31mred\n");
   t.Mkdir("opt/conda/envs/\x1b[31mred/conda-meta");
   t.Write("proc/driver/nvidia/gpus/0000:01:00.0/information", "Model: \t NVIDIA \x1b[5mBlink\nBus Location: \t 0000:01:00.0\n");
+  t.Write("opt/conda/envs/hide\x1b[8m/conda-meta/x.json", "{}");  // concealed text
+  t.Write("opt/conda/envs/black\x1b[30;40m/conda-meta/x.json", "{}");  // black on black
   for (const char* color : {"never", "always"}) {
     auto text = Doctor(t.path(), {"-v", "--color", color});
-    // With colour, colour sequences (ESC [ digits m) may remain, and nothing else; without, none.
-    std::string bare = std::string(color) == "never" ? text.out : std::regex_replace(text.out, std::regex("\x1b\\[[0-9;]*m"), "");
+    // With colour, the report's own colour sequences remain, and nothing else; without, none.
+    std::string bare = std::string(color) == "never" ? text.out : std::regex_replace(text.out, std::regex("\x1b\\[(0|1|2|31|32|33|36)m"), "");
     EXPECT_EQ(bare.find('\x1b'), std::string::npos) << color;
     EXPECT_EQ(bare.find('\x07'), std::string::npos) << color;
     EXPECT_EQ(bare.find("\xc2\x9b"), std::string::npos) << color;
     EXPECT_NE(text.out.find("\\x1b]0;owned\\x07"), std::string::npos) << color << text.out;
+    EXPECT_NE(text.out.find("hide\\x1b[8m"), std::string::npos) << color << text.out;
+    EXPECT_NE(text.out.find("black\\x1b[30;40m"), std::string::npos) << color << text.out;
+    if (std::string(color) == "always") EXPECT_NE(text.out.find("\x1b[1m"), std::string::npos);  // its own colours stay
   }
   auto json = Doctor(t.path(), {"--json", "-v"});
   EXPECT_EQ(json.out.find('\x1b'), std::string::npos);

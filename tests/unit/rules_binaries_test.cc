@@ -91,6 +91,32 @@ TEST(BinaryRules, SassOfALowerMinorOrOlderPtxServesTheGpu) {
   }
 }
 
+// sm_100a runs on 10.0 only, sm_100f on 10.0 and 10.3, compute_120a is compiled for 12.0 only.
+TEST(BinaryRules, ArchitectureSpecificCodeServesOnlyItsOwnCapability) {
+  struct Case {
+    const char* gpu;
+    const char* cc;
+    std::vector<int> sass_a, sass_f, ptx_a;
+    bool runs;
+  };
+  for (const Case& c : {Case{"NVIDIA H100 80GB HBM3", "9.0", {90}, {}, {}, true},
+                        Case{"NVIDIA B300", "10.3", {100}, {}, {}, false},
+                        Case{"NVIDIA B300", "10.3", {}, {100}, {}, true},
+                        Case{"NVIDIA GB10", "12.1", {120}, {}, {120}, false},
+                        Case{"NVIDIA GeForce RTX 5090", "12.0", {}, {}, {120}, true}}) {
+    SCOPED_TRACE(std::string(c.gpu) + " " + c.cc);
+    Snapshot s = Machine(c.gpu, c.cc);
+    BinaryInfo lib = Lib("/venv/site/flash_attn_3_cuda.so", {}, {});
+    lib.code->sass_a = c.sass_a;
+    lib.code->sass_f = c.sass_f;
+    lib.code->ptx_a = c.ptx_a;
+    s.pythons[0].extensions.push_back(Ext("flash-attn", "3.0.0", lib));
+    auto found = WithId(Diagnose(s, TheCatalog()), "ext.no_kernels");
+    EXPECT_EQ(found.empty(), c.runs);
+    if (!found.empty()) EXPECT_NE(Arg(found[0], "list").find("a"), std::string::npos) << Arg(found[0], "list");
+  }
+}
+
 TEST(BinaryRules, ExtensionLinkingAnotherCudaMajorIsAnError) {
   Snapshot s = Machine("NVIDIA GeForce RTX 4090", "8.9");
   s.pythons[0].extensions.push_back(
