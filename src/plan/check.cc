@@ -48,6 +48,7 @@ struct State {
   const TorchRelease* release = nullptr;
   std::string label;              // the variant the pins ask for
   bool machine_problem = false;
+  bool variant_problem = false;   // the pinned build itself does not run here (not only its Python)
 };
 
 std::optional<Pep440> ExactOf(const State& s, int pkg) {
@@ -217,7 +218,7 @@ std::string GpuName(const MachineSpec& spec) {
 void CheckCandidateFits(State& s, const TorchRelease& t, const TorchVariant& v, std::vector<Reason> reasons) {
   s.result.variant = &v;
   if (v.variant.kind == Variant::Kind::kCpu && HasGpu(s.spec)) {
-    s.machine_problem = true;
+    s.machine_problem = s.variant_problem = true;
     s.result.problems.push_back({"check.cpu_on_gpu", {{"candidate", t.torch.Public() + "+cpu"}, {"gpu", GpuName(s.spec)}}, {}, ""});
   }
   std::vector<Reason> caveats;
@@ -227,6 +228,9 @@ void CheckCandidateFits(State& s, const TorchRelease& t, const TorchVariant& v, 
   }
   if (reasons.empty()) return;
   s.machine_problem = true;
+  s.variant_problem = s.variant_problem || std::any_of(reasons.begin(), reasons.end(), [](const Reason& r) {
+    return !StartsWith(r.id, "reject.python") && !StartsWith(r.id, "reject.companion_python");
+  });
   s.result.problems.push_back({"check.machine", {{"candidate", t.torch.Public() + "+" + v.variant.tag}}, std::move(reasons), ""});
 }
 
@@ -309,20 +313,48 @@ const TorchVariant* PypiDefault(const State& s, const TorchRelease& t) {
   return nullptr;
 }
 
+// The variants of `t` that keep the kind of build `keep` names, nearest first: the same tag; for
+// a CUDA build, the other CUDA variants, the lowest CUDA at or above the pinned one first, then
+// those below it (cu121 pinned, release with cu118/cu124/cu126: cu124, cu126, cu118).
+std::vector<std::string> KeptVariants(const State& s, const TorchRelease& t, const std::string& keep) {
+  auto kept = Variant::Parse(keep);
+  if (!kept) return {};
+  std::vector<std::string> out = {keep};
+  if (!kept->cuda) return out;
+  std::vector<const TorchVariant*> above, below;
+  for (const TorchVariant* v : VariantsOf(s.c, t.torch, s.spec.platform.Name())) {
+    if (!v->variant.cuda || v->variant.tag == keep) continue;
+    (*v->variant.cuda >= *kept->cuda ? above : below).push_back(v);
+  }
+  auto by_cuda = [](const TorchVariant* a, const TorchVariant* b) { return *a->variant.cuda < *b->variant.cuda; };
+  std::sort(above.begin(), above.end(), by_cuda);
+  std::sort(below.begin(), below.end(), [&](auto* a, auto* b) { return by_cuda(b, a); });
+  for (const auto* list : {&above, &below}) {
+    for (const TorchVariant* v : *list) out.push_back(v->variant.tag);
+  }
+  return out;
+}
+
 // A plan with release `t`: from the variant the pins meant where it fits (the pinned build, the
-// index's variant, or PyPI's default), else from any variant.
+// index's variant, or PyPI's default), else from any variant. The pinned kind of build is not
+// kept when it is what fails here, nor a CPU build on a machine with an NVIDIA GPU.
 std::optional<Plan> PlanWithRelease(const State& s, MachineSpec spec, const TorchRelease& t) {
   spec.torch = SpecifierSet::Parse("==" + t.torch.Public()).value();
-  std::string keep = s.label;
-  if (&t == s.release && !s.machine_problem && s.result.variant) keep = s.result.variant->variant.tag;
-  if (keep.empty()) {
-    if (const TorchVariant* def = PypiDefault(s, t)) keep = def->variant.tag;
+  std::string keep;
+  if (!s.variant_problem) {
+    keep = s.label;
+    if (&t == s.release && s.result.variant) keep = s.result.variant->variant.tag;
+    if (keep.empty()) {
+      if (const TorchVariant* def = PypiDefault(s, t)) keep = def->variant.tag;
+    }
+    auto kind = Variant::Parse(keep);
+    if (kind && kind->kind == Variant::Kind::kCpu && HasGpu(s.spec)) keep.clear();
   }
-  if (!keep.empty()) {
-    spec.variant = keep;
+  for (const std::string& tag : KeptVariants(s, t, keep)) {
+    spec.variant = tag;
     if (auto plan = TryPlan(s, spec)) return plan;
-    spec.variant.clear();
   }
+  spec.variant.clear();
   return TryPlan(s, spec);
 }
 

@@ -1,5 +1,6 @@
 // CUDA extensions: installed distributions whose files include CUDA shared objects.
 #include <algorithm>
+#include <map>
 
 #include "core/text.h"
 #include "probe/binaries.h"
@@ -38,20 +39,78 @@ struct DistFiles {
   std::string version;
 };
 
-std::optional<ExtensionInfo> ReadExtension(const Fs& fs, const std::string& site, const DistFiles& dist,
-                                           size_t& budget, Trail& trail) {
-  auto record = fs.Open(dist.dir + "/RECORD");
-  if (!record) return std::nullopt;
-  auto listed = SharedObjectsInRecordFile(**record);
-  if (!listed) {
-    trail.Error(dist.dir + "/RECORD", listed.error());
-    return std::nullopt;
+// What conda installed into an environment, by package: a distribution conda put there may have
+// no RECORD (setup.py installs, egg-info), but conda-meta lists its files. Read on first need.
+class CondaFiles {
+ public:
+  CondaFiles(const Fs& fs, const PythonEnv& env) : fs_(fs), prefix_(env.prefix) {}
+
+  // Shared objects of the conda package named like `dist`, relative to `site`; nullopt when no
+  // conda package has that name.
+  std::optional<std::vector<std::string>> SharedObjects(const std::string& dist, const std::string& site, Trail& trail) {
+    Load();
+    auto it = records_.find(dist);
+    if (it == records_.end()) return std::nullopt;
+    auto text = fs_.Read(it->second, kRecordCap);
+    if (!text) {
+      trail.Error(it->second, text.error());
+      return std::nullopt;
+    }
+    auto record = ParseCondaRecord(*text);
+    if (!record) {
+      trail.Error(it->second, "not a conda package record");
+      return std::nullopt;
+    }
+    std::string under = site.size() > prefix_.size() && StartsWith(site, prefix_ + "/") ? site.substr(prefix_.size() + 1) + "/" : "";
+    std::vector<std::string> out;
+    for (const std::string& f : record->files) {
+      if (under.empty() || !StartsWith(f, under) || !IsSharedObject(f)) continue;
+      std::string rel = f.substr(under.size());
+      if (!StartsWith(rel, "../") && rel.find("/../") == std::string::npos) out.push_back(rel);
+    }
+    trail.Found(it->second, std::to_string(out.size()) + " shared objects listed");
+    return out;
   }
-  std::vector<std::string> objects = std::move(*listed);
+
+ private:
+  // conda-meta/<name>-<version>-<build>.json: the name is all before the last two dashes.
+  void Load() {
+    if (loaded_) return;
+    loaded_ = true;
+    auto names = fs_.List(prefix_ + "/conda-meta");
+    if (!names) return;
+    for (const std::string& n : *names) {
+      if (!EndsWith(n, ".json")) continue;
+      size_t build = n.rfind('-');
+      size_t version = build == std::string::npos || build == 0 ? std::string::npos : n.rfind('-', build - 1);
+      if (version == std::string::npos || version == 0) continue;
+      records_.emplace(NormalizeProjectName(n.substr(0, version)), prefix_ + "/conda-meta/" + n);
+    }
+  }
+
+  const Fs& fs_;
+  std::string prefix_;
+  bool loaded_ = false;
+  std::map<std::string, std::string> records_;  // normalized name -> record path
+};
+
+std::optional<ExtensionInfo> ReadExtension(const Fs& fs, const std::string& site, const DistFiles& dist,
+                                           size_t& budget, CondaFiles& conda, Trail& trail) {
+  std::vector<std::string> objects;
+  if (auto record = fs.Open(dist.dir + "/RECORD")) {
+    auto listed = SharedObjectsInRecordFile(**record);
+    if (!listed) {
+      trail.Error(dist.dir + "/RECORD", listed.error());
+      return std::nullopt;
+    }
+    objects = std::move(*listed);
+  } else if (auto listed = conda.SharedObjects(dist.name, site, trail)) {
+    objects = std::move(*listed);
+  }
   if (objects.empty()) return std::nullopt;
   ExtensionInfo ext;
   ext.name = dist.name;
-  ext.metadata_path = dist.dir + "/METADATA";
+  ext.metadata_path = dist.dir + (EndsWith(dist.dir, ".egg-info") ? "/PKG-INFO" : "/METADATA");
   auto meta_text = fs.Read(ext.metadata_path, kMetadataCap);
   CoreMetadata meta = meta_text ? ParseCoreMetadata(*meta_text) : CoreMetadata{};
   ext.torch_pins = TorchPins(meta);
@@ -100,7 +159,7 @@ Result<std::vector<std::string>> SharedObjectsInRecordFile(const RandomAccessFil
   if (file.size() > kRecordCap) return Err("larger than " + std::to_string(kRecordCap >> 20) + " MiB");
   constexpr size_t kBlock = 64 * 1024;
   std::vector<std::string> out;
-  std::string pending;  // the bytes after the last line end read so far
+  std::string carry;  // a line cut by the end of the last block
   auto take = [&](std::string_view lines) {
     if (lines.find(".so") == std::string_view::npos) return;
     for (std::string& path : SharedObjectsInRecord(lines)) out.push_back(std::move(path));
@@ -109,29 +168,37 @@ Result<std::vector<std::string>> SharedObjectsInRecordFile(const RandomAccessFil
     auto block = file.ReadAt(offset, kBlock);
     if (!block) return Err(block.error());
     if (block->empty()) break;  // the file shrank
-    pending += *block;
-    size_t end = pending.rfind('\n');
-    if (end == std::string::npos) continue;
-    take(std::string_view(pending).substr(0, end + 1));
-    pending.erase(0, end + 1);
+    std::string_view data = *block;
+    if (!carry.empty()) {
+      size_t end = data.find('\n');
+      carry.append(data.substr(0, end == std::string_view::npos ? data.size() : end + 1));
+      if (end == std::string_view::npos) continue;
+      take(carry);
+      carry.clear();
+      data.remove_prefix(end + 1);
+    }
+    size_t last = data.rfind('\n');
+    take(data.substr(0, last == std::string_view::npos ? 0 : last + 1));
+    carry.assign(data.substr(last == std::string_view::npos ? 0 : last + 1));
   }
-  take(pending);
+  take(carry);
   return out;
 }
 
 std::vector<ExtensionInfo> ScanExtensions(const Fs& fs, const PythonEnv& env, Trail& trail) {
   std::vector<ExtensionInfo> out;
   size_t budget = kMaxLibsPerEnv;
+  CondaFiles conda(fs, env);
   for (const std::string& site : env.site_packages) {
     auto names = fs.List(site);
     if (!names) continue;  // the package scan has recorded it
     for (const std::string& entry : *names) {
-      if (!EndsWith(entry, ".dist-info")) continue;
+      if (!EndsWith(entry, ".dist-info") && !EndsWith(entry, ".egg-info")) continue;
       auto dist = ParseDistDirName(entry);
       if (!dist || Skipped(dist->name)) continue;
       if (std::any_of(out.begin(), out.end(), [&](const ExtensionInfo& e) { return e.name == dist->name; })) continue;
       DistFiles files{site + "/" + entry, dist->name, dist->version};
-      if (auto ext = ReadExtension(fs, site, files, budget, trail)) out.push_back(std::move(*ext));
+      if (auto ext = ReadExtension(fs, site, files, budget, conda, trail)) out.push_back(std::move(*ext));
     }
   }
   return out;

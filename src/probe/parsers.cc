@@ -122,6 +122,21 @@ std::optional<CudaVersion> ParseCudaVersionJson(std::string_view text) {
   return CudaVersion::Parse(version->get<std::string>()).as_optional();
 }
 
+std::optional<CondaRecord> ParseCondaRecord(std::string_view text) {
+  auto json = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (json.is_discarded() || !json.is_object()) return std::nullopt;
+  auto name = json.find("name");
+  if (name == json.end() || !name->is_string()) return std::nullopt;
+  CondaRecord out{name->get<std::string>(), {}};
+  auto files = json.find("files");
+  if (files != json.end() && files->is_array()) {
+    for (const auto& f : *files) {
+      if (f.is_string()) out.files.push_back(f.get<std::string>());
+    }
+  }
+  return out;
+}
+
 std::optional<CudaVersion> ParseCudaVersionTxt(std::string_view text) {
   for (std::string_view line : Lines(text)) {
     line = Trim(line);

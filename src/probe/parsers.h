@@ -59,6 +59,13 @@ std::string ContainerFromCgroup(std::string_view text);
 // CUDA toolkit version.json (11.1 and later):
 //   { "cuda" : { "name" : "CUDA SDK", "version" : "12.4.1" }, "cuda_cudart" : { ... } }
 std::optional<CudaVersion> ParseCudaVersionJson(std::string_view text);
+// A conda package record (<prefix>/conda-meta/<name>-<version>-<build>.json): its "name" and the
+// "files" it installed, relative to the environment's prefix. nullopt when it is not one.
+struct CondaRecord {
+  std::string name;
+  std::vector<std::string> files;
+};
+std::optional<CondaRecord> ParseCondaRecord(std::string_view text);
 // version.txt (up to 11.0): "CUDA Version 10.2.89"
 std::optional<CudaVersion> ParseCudaVersionTxt(std::string_view text);
 // cuda.h: "#define CUDA_VERSION 12040"

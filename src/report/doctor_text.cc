@@ -159,7 +159,7 @@ std::string PythonSection(const Snapshot& s, const TextOptions& o) {
   std::string out = Section("doctor.section.pythons", o);
   if (s.pythons.empty()) return out + "  " + Tr(L, "doctor.pythons.none") + "\n";
   for (const PythonEnv& e : s.pythons) {
-    std::string version = e.version ? "Python " + e.version->ToString() : "Python ?";
+    std::string version = "Python " + OrUnknown(e.version, L);
     std::string active = e.active ? "  " + Tr(L, "doctor.toolkits.active", {{"reason", e.active_reason}}) : "";
     out += std::string(e.active ? "  * " : "    ") + o.style.Cyan(e.prefix) + "  " + version + "  " + Tr(L, "pykind." + e.kind) +
            (e.name.empty() ? "" : " '" + e.name + "'") + active +

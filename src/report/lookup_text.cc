@@ -134,8 +134,8 @@ std::string RenderCuda(const CudaAnswer& a, const TextOptions& o) {
   }
   out += "  cuDNN: " + (cudnn.empty() ? Tr(L, "common.unknown") : Join(cudnn, ", ")) + "\n";
   if (a.compilers && (a.compilers->max_gcc || a.compilers->max_clang)) {
-    out += "  " + Tr(L, "lookup.cuda.compilers", {{"gcc", a.compilers->max_gcc ? std::to_string(*a.compilers->max_gcc) : "?"},
-                                                  {"clang", a.compilers->max_clang ? std::to_string(*a.compilers->max_clang) : "?"}}) + "\n";
+    out += "  " + Tr(L, "lookup.cuda.compilers", {{"gcc", a.compilers->max_gcc ? std::to_string(*a.compilers->max_gcc) : Tr(L, "common.unknown")},
+                                                  {"clang", a.compilers->max_clang ? std::to_string(*a.compilers->max_clang) : Tr(L, "common.unknown")}}) + "\n";
   }
   std::vector<std::string> torch;
   for (const TorchVariant* v : a.torch_wheels) torch.push_back(v->torch.Public());

@@ -22,13 +22,14 @@ std::vector<std::string> VariantTags(const Catalog& c, const TorchRelease& t, co
   return tags;
 }
 
-std::string PypiTag(const Catalog& c, const TorchRelease& t, const std::string& platform) {
+std::string PypiTag(const Catalog& c, const TorchRelease& t, const std::string& platform, Lang L) {
   const TorchVariant* v = PypiDefaultVariant(c, t, platform);
-  return v ? v->variant.tag : "?";
+  return v ? v->variant.tag : Tr(L, "common.unknown");
 }
 
 std::string PythonRange(const TorchRelease& t, Lang L) {
-  std::string out = OrUnknown(t.python_min, L) + "-" + OrUnknown(t.python_max, L);
+  std::string out = !t.python_min && !t.python_max ? Tr(L, "common.unknown")
+                                                   : OrUnknown(t.python_min, L) + "-" + OrUnknown(t.python_max, L);
   for (const PyVersion& p : t.python_experimental) out += " " + p.ToString() + "*";
   return out;
 }
@@ -78,7 +79,7 @@ std::string RenderTable(const Catalog& c, const TableQuery& q, const TextOptions
     for (const TorchRelease& t : c.torch) {
       if (!TorchSelected(c, t, q)) continue;
       rows.push_back({t.torch.Public(), OrUnknown(t.torchvision, L), OrUnknown(t.torchaudio, L), PythonRange(t, L),
-                      OrUnknownText(t.released, L), PypiTag(c, t, q.platform),
+                      OrUnknownText(t.released, L), PypiTag(c, t, q.platform, L),
                       Join(VariantTags(c, t, q.platform), " ")});
     }
   } else if (q.which == "cuda") {
@@ -121,7 +122,7 @@ Json TableJson(const Catalog& c, const TableQuery& q) {
       rows.push_back(Json{{"torch", t.torch.ToString()}, {"torchvision", OptString(t.torchvision)},
                           {"torchaudio", OptString(t.torchaudio)}, {"released", OptText(t.released)},
                           {"python", {{"min", OptString(t.python_min)}, {"max", OptString(t.python_max)}, {"experimental", exp}}},
-                          {"pypi_default", PypiDefaultVariant(c, t, q.platform) ? Json(PypiTag(c, t, q.platform)) : Json(nullptr)},
+                          {"pypi_default", PypiDefaultVariant(c, t, q.platform) ? Json(PypiDefaultVariant(c, t, q.platform)->variant.tag) : Json(nullptr)},
                           {"variants", StringList(VariantTags(c, t, q.platform))},
                           {"sources", StringList(t.prov.sources())}});
     }

@@ -123,6 +123,9 @@ TEST(Check, PythonOnlyFailureMovesToTheNearestReleaseThatFits) {
   ASSERT_TRUE(Has(r, "check.machine"));
   EXPECT_EQ(r.corrected, (std::vector<std::string>{"torch==2.6.0", "torchvision==0.21.0", "torchaudio==2.6.0"}));
   EXPECT_EQ(r.install, "pip install torch==2.6.0 torchvision==0.21.0 torchaudio==2.6.0");
+  // A CUDA 12.1 pin stays a CUDA build: 2.6.0 has no cu121, its nearest above is cu124 (PyPI's).
+  r = Check({"torch==2.5.1+cu121", "torchvision==0.20.1+cu121"}, s);
+  EXPECT_EQ(r.install, "pip install torch==2.6.0 torchvision==0.21.0");
   s.python = PyVersion::Parse("3.8").value();
   r = Check({"torch==2.5.1"}, s);
   EXPECT_EQ(r.corrected, (std::vector<std::string>{"torch==2.4.1"}));
@@ -150,6 +153,20 @@ TEST(Check, GpuNewerThanThePinIsFixedByTheFirstReleaseWithItsCode) {
   CheckResult r = Check({"torch==2.6.0"}, s);
   ASSERT_TRUE(Has(r, "check.machine"));
   EXPECT_EQ(r.install, "pip install torch==2.7.0 --index-url https://download.pytorch.org/whl/cu128");
+}
+
+// A CPU pin on Windows (PyPI's default there) with an NVIDIA GPU: the fix is the same release from
+// a CUDA index, never the plain pip line that installs the CPU build again.
+TEST(Check, CpuPinOnAWindowsGpuMachineMovesToACudaIndex) {
+  MachineSpec s;
+  s.platform.os = Os::kWindows;
+  s.gpus = {ComputeCapability::Parse("8.9").value()};
+  s.gpu_names = {"NVIDIA GeForce RTX 4080 Laptop GPU"};
+  s.has_nvidia_gpu = true;
+  s.python = PyVersion::Parse("3.11").value();
+  CheckResult r = Check({"torch==2.2.2", "torchvision==0.17.2", "torchaudio==2.2.2"}, s);
+  ASSERT_TRUE(Has(r, "check.cpu_on_gpu"));
+  EXPECT_EQ(r.install, "pip install torch==2.2.2 torchvision==0.17.2 torchaudio==2.2.2 --index-url https://download.pytorch.org/whl/cu121");
 }
 
 }  // namespace

@@ -11,7 +11,8 @@
 //   python   <prefix>                              "<version>" or "<version> active"
 //   package  <prefix> <name>                       "<version>"
 //   finding  <id>                                  "<env prefix>" or "" (one line per finding)
-// gpu, toolkit, python and finding lines list everything doctor may report: anything else it
+//   extension <prefix> <name>                      "<version>" (a distribution shipping CUDA code)
+// gpu, toolkit, python, extension and finding lines list everything doctor may report: anything else it
 // reports (a phantom toolkit, an unexpected finding) fails the test.
 #include <gtest/gtest.h>
 
@@ -65,6 +66,7 @@ Facts ActualFacts(const Json& doc) {
     std::string prefix = Text(p["prefix"]);
     facts["python\t" + prefix].insert(Active(p, Text(p["version"])));
     for (const auto& [name, pkg] : p["packages"].items()) facts["package\t" + prefix + " " + name].insert(Text(pkg["version"]));
+    for (const Json& x : p["extensions"]) facts["extension\t" + prefix + " " + Text(x["name"])].insert(Text(x["version"]));
   }
   for (const Json& f : doc["findings"]) {
     const Json& args = f["args"];
@@ -116,7 +118,7 @@ TEST_P(FixtureMachine, DoctorReportsTheExpectedFacts) {
   }
   for (const auto& [key, values] : actual) {
     bool listed_kind = StartsWith(key, "gpu\t") || StartsWith(key, "toolkit\t") || StartsWith(key, "python\t") ||
-                       StartsWith(key, "finding\t");
+                       StartsWith(key, "finding\t") || StartsWith(key, "extension\t");
     EXPECT_TRUE(!listed_kind || expected.count(key)) << m << ": doctor reports " << key << " ("
                                                       << *values.begin() << "), which expected.tsv does not list";
   }

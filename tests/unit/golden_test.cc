@@ -10,6 +10,7 @@
 
 #include "core/text.h"
 #include "report/i18n.h"
+#include "tests/unit/no_placeholder.h"
 #include "tests/unit/test_util.h"
 
 namespace cudamatch {
@@ -143,6 +144,19 @@ TEST(Golden, TextShowsNoMessageIdsOrStatusCodes) {
     if (StartsWith(text, "{")) continue;  // JSON carries codes on purpose
     ++text_cases;
     for (const std::string& w : words) EXPECT_EQ(text.find(w), std::string::npos) << name << " shows \"" << w << "\"";
+  }
+  EXPECT_GE(text_cases, 10);
+}
+
+// No stored text output shows a "?" for an unknown value, an empty list or a leftover {placeholder}.
+TEST(Golden, TextShowsNoPlaceholders) {
+  int text_cases = 0;
+  for (const auto& file : Cases()) {
+    std::string name = file.stem().string() + ".out";
+    std::string text = testing::ReadSource("tests/golden/" + name);
+    if (StartsWith(text, "{")) continue;
+    ++text_cases;
+    testing::ExpectNoPlaceholders(text, name);
   }
   EXPECT_GE(text_cases, 10);
 }
