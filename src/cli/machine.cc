@@ -83,9 +83,23 @@ FsOptions FsOptionsFrom(const Context& ctx) {
 
 }  // namespace
 
+namespace {
+
+// The system of the tree to read: this machine's (Linux), or with --root, what --os names.
+Result<Os> TreeOs(const MachineOptions& opt, const Context& ctx) {
+  if (ctx.flags.os.empty() || ctx.platform.os == Os::kLinux) return Os::kLinux;
+  if (ctx.platform.os == Os::kMacos) return Err("--os macos: only Linux and Windows trees can be inspected");
+  if (!opt.root_given) return Err("--os windows inspects a Windows tree: give it with --root DIR (a mounted C: drive or an image)");
+  return Os::kWindows;
+}
+
+}  // namespace
+
 Result<MachineProbe> ProbeMachine(const MachineOptions& opt, const Context& ctx) {
   auto timeout_ms = DriverTimeoutMs(opt.driver_timeout, ctx.Env("CUDAMATCH_DRIVER_TIMEOUT"));
   if (!timeout_ms) return Error{timeout_ms.error()};
+  auto tree_os = TreeOs(opt, ctx);
+  if (!tree_os) return Error{tree_os.error()};
   std::string root = "/";
   if (opt.root_given) {
     auto valid = ValidateRoot(opt.root);
@@ -100,6 +114,7 @@ Result<MachineProbe> ProbeMachine(const MachineOptions& opt, const Context& ctx)
   in.env = ctx.env;
   in.catalog = &ctx.catalog;
   in.extra_pythons = opt.pythons;
+  in.os = *tree_os;
   std::string pwd = ctx.Env("PWD");
   if (pwd.empty() && own_root) {
     char buf[4096];

@@ -66,6 +66,10 @@ void CheckGccTooNew(const Snapshot& s, const Catalog& c, std::vector<Finding>& o
 void CheckLdLibraryPath(const Snapshot& s, const Catalog& c, std::vector<Finding>& out);
 void CheckPipMirror(const Snapshot& s, const Catalog& c, std::vector<Finding>& out);
 
+// A Windows shell's PATH (rules_windows.cc).
+void CheckPipOtherPython(const Snapshot& s, const Catalog& c, std::vector<Finding>& out);
+void CheckToolkitPathVsCudaPath(const Snapshot& s, const Catalog& c, std::vector<Finding>& out);
+
 // Shared helpers.
 // Calls fn(env, torch) for every environment with torch installed.
 template <typename Fn>

@@ -34,6 +34,7 @@ const std::vector<Rule>& Rules() {
       {"ext-pins", CheckExtensionPins},             {"runtime-shadowed", CheckRuntimeShadowed},
       {"companion-builds", CheckCompanionBuilds},   {"nvidia-wheels", CheckNvidiaWheels},
       {"torch-beyond-catalog", CheckTorchBeyondCatalog},
+      {"pip-other-python", CheckPipOtherPython},     {"toolkit-path", CheckToolkitPathVsCudaPath},
       {"library-fault", CheckLibraryFaults},         {"implausible-value", CheckImplausibleValues},
   };
   return kRules;
@@ -53,7 +54,8 @@ const std::vector<std::string_view>& FindingIds() {
       "ext.cudnn_major",         "ext.torch_pin",            "runtime.shadowed",
       "torch.audio_cuda_mismatch", "torch.nvidia_wheels_missing", "torch.nvidia_wheels_mismatch",
       "container.module_not_loaded", "container.driver_mismatch", "torch.beyond_catalog",
-      "driver.library_fault",    "driver.implausible_value",
+      "driver.library_fault",    "driver.implausible_value", "torch.cpu_build_driver",
+      "env.pip_other_python",    "toolkit.path_vs_cuda_path",
   };
   return kIds;
 }

@@ -39,14 +39,14 @@ void CheckDriverMissing(const Snapshot& s, const Catalog& c, std::vector<Finding
   std::string gpu_need = "?";
   if (gpu.cc) {
     if (auto first = FirstCudaFor(c, *gpu.cc)) {
-      DriverRequirement req = MinDriverFor(c, *first, Os::kLinux);
+      DriverRequirement req = MinDriverFor(c, *first, s.platform.os);
       if (req.toolkit_min) gpu_need = req.toolkit_min->text;
     }
   }
   Plan plan = MakePlan(c, SpecFromSnapshot(s, PrimaryPython(s)));
   std::string need = "?";
   if (plan.variant && plan.variant->variant.cuda) {
-    DriverRequirement req = MinDriverFor(c, *plan.variant->variant.cuda, Os::kLinux);
+    DriverRequirement req = MinDriverFor(c, *plan.variant->variant.cuda, s.platform.os);
     if (req.toolkit_min) need = req.toolkit_min->text;
   }
   Finding f{"driver.missing", Severity::kError,
@@ -66,6 +66,7 @@ void CheckDriverMissing(const Snapshot& s, const Catalog& c, std::vector<Finding
 // Inside a container the kernel module is the host's: the fix is on the host (no command here).
 void CheckModuleNotLoaded(const Snapshot& s, const Catalog&, std::vector<Finding>& out) {
   const DriverInfo& d = s.driver;
+  if (s.platform.os != Os::kLinux) return;  // Windows has no separate kernel module to load
   if (d.kernel_module_loaded || d.wsl || (d.libcuda_paths.empty() && !d.userspace_version)) return;
   std::vector<EvidenceItem> evidence = DriverEvidence(d);
   evidence.push_back(Ev("evidence.no_kernel_module"));

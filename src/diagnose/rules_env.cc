@@ -41,6 +41,8 @@ std::string NvccFix(const Snapshot& s, const Catalog& c, const PythonEnv& env, c
                     const CudaVersion& nvcc) {
   for (const ToolkitInfo& t : s.toolkits) {
     if (t.version && t.version->major == torch.cuda->major && t.has_nvcc) {
+      // Windows: no one command sets variables in both PowerShell and cmd; the finding says where.
+      if (s.platform.os == Os::kWindows) return "";
       return "export CUDA_HOME=" + t.path + " PATH=" + t.path + "/bin:$PATH";
     }
   }

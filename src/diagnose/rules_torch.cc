@@ -25,10 +25,11 @@ void CheckTorchDriver(const Snapshot& s, const Catalog& c, std::vector<Finding>&
   if (!d.version() && !d.cuda) return;
   ForEachTorch(s, [&](const PythonEnv& env, const PackageInfo& torch) {
     if (!torch.cuda || torch.hip) return;
-    DriverFit fit = d.version() ? FitDriver(c, *d.version(), *torch.cuda, Os::kLinux)
-                                : FitDriverCuda(c, *d.cuda, std::nullopt, *torch.cuda, Os::kLinux);
+    Os os = s.platform.os;
+    DriverFit fit = d.version() ? FitDriver(c, *d.version(), *torch.cuda, os)
+                                : FitDriverCuda(c, *d.cuda, std::nullopt, *torch.cuda, os);
     if (fit != DriverFit::kTooOld && fit != DriverFit::kMinorCompat) return;
-    DriverRequirement req = MinDriverFor(c, *torch.cuda, Os::kLinux);
+    DriverRequirement req = MinDriverFor(c, *torch.cuda, os);
     Finding f{fit == DriverFit::kTooOld ? "torch.driver_too_old" : "torch.driver_minor_compat",
               fit == DriverFit::kTooOld ? Severity::kError : Severity::kWarning,
               {{"env", env.prefix},
@@ -42,6 +43,7 @@ void CheckTorchDriver(const Snapshot& s, const Catalog& c, std::vector<Finding>&
               TorchFixCommand(c, s, env, fit == DriverFit::kMinorCompat),
               "minor-compat"};
     f.evidence.push_back(TorchEvidence(env, torch));
+    if (os == Os::kWindows) f.evidence.push_back(Ev("evidence.windows_driver_download"));
     out.push_back(std::move(f));
   });
 }
@@ -137,8 +139,38 @@ void CheckPairing(const Snapshot& s, const Catalog& c, std::vector<Finding>& out
   });
 }
 
+namespace {
+
+// The installed 2.3.1 (PyPI's CPU wheel) already satisfies "torch==2.3.1": a plain install from
+// the CUDA index would keep it, so a fix for the same release reinstalls.
+std::string ReinstallSameRelease(std::string fix, const PackageInfo& torch) {
+  const std::string pin = "torch==" + torch.version->WithoutLocal().Public() + " ";
+  const std::string install = "pip install ";
+  size_t at = fix.find(install);
+  if (at == std::string::npos || fix.find(pin) == std::string::npos) return fix;
+  return fix.insert(at + install.size(), "--force-reinstall ");
+}
+
+// A Windows tree shows its NVIDIA driver but not its GPUs (they are in the registry): there
+// the driver stands for the GPU.
+void CheckCpuBuildWindowsDriver(const Snapshot& s, const Catalog& c, std::vector<Finding>& out) {
+  const DriverInfo& d = s.driver;
+  if (s.platform.os != Os::kWindows || !d.userspace_version) return;
+  ForEachTorch(s, [&](const PythonEnv& env, const PackageInfo& torch) {
+    if (torch.variant != "cpu") return;
+    std::vector<EvidenceItem> evidence = {TorchEvidence(env, torch)};
+    for (EvidenceItem& e : DriverEvidence(d)) evidence.push_back(std::move(e));
+    out.push_back(Finding{"torch.cpu_build_driver", Severity::kWarning,
+                          {{"env", env.prefix}, {"torch", torch.version->ToString()}, {"driver", d.userspace_version->text}},
+                          std::move(evidence), ReinstallSameRelease(TorchFixCommand(c, s, env, false), torch),
+                          "layers"});
+  });
+}
+
+}  // namespace
+
 void CheckCpuBuild(const Snapshot& s, const Catalog& c, std::vector<Finding>& out) {
-  if (s.gpus.empty()) return;
+  if (s.gpus.empty()) return CheckCpuBuildWindowsDriver(s, c, out);
   ForEachTorch(s, [&](const PythonEnv& env, const PackageInfo& torch) {
     if (torch.variant != "cpu") return;
     out.push_back(Finding{"torch.cpu_build", Severity::kWarning,

@@ -130,7 +130,9 @@ InstallCommands BuildInstallCommands(const InstallRequest& req) {
   InstallCommands cmds;
   bool is_default = req.variant->pypi_default;
   std::string args = PipArgs(req, is_default, cmds);
-  cmds.pip = "pip install " + args;
+  // On Windows `python -m pip` installs into the Python that `python` runs (pip.exe on PATH may
+  // belong to another install); the form works the same in PowerShell and cmd.
+  cmds.pip = (req.platform.os == Os::kWindows ? "python -m pip install " : "pip install ") + args;
   cmds.uv = "uv pip install " + args;
   cmds.conda = CondaCommand(req, cmds);
   return cmds;

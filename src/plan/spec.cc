@@ -34,7 +34,8 @@ MachineSpec SpecFromSnapshot(const Snapshot& snap, const PythonEnv* env) {
     spec.gpus.push_back(*g.cc);
     spec.gpu_names.push_back(g.name);
   }
-  spec.has_nvidia_gpu = !snap.gpus.empty();
+  // A Windows tree shows no GPU without the registry, but its NVIDIA driver is there for one.
+  spec.has_nvidia_gpu = !snap.gpus.empty() || (snap.platform.os == Os::kWindows && snap.driver.installed());
   if (env != nullptr) spec.python = env->version;
   spec.platform = snap.platform;
   if (snap.host.jetson) {

@@ -30,6 +30,7 @@ struct ProbeInput {
   std::string host_arch;   // uname machine when root is "/"
   std::string host_glibc;  // gnu_get_libc_version() when root is "/"
   std::string self_exe;    // this program's own file when root is "/" (a venv, pipx or uv tool env)
+  Os os = Os::kLinux;      // the tree's system: kWindows reads a Windows tree (doctor --os windows)
 
   std::string Env(std::string_view name) const {
     auto it = env.find(std::string(name));
@@ -78,6 +79,15 @@ void ProbeToolkits(const ProbeInput& in, Snapshot& snap);
 void ProbeCudnn(const ProbeInput& in, Snapshot& snap);
 // GPU code and links of torch's libraries and of every CUDA extension (binaries.cc).
 void ProbeBinaries(const ProbeInput& in, Snapshot& snap);
+
+// A Windows tree (windows.cc, windows_toolkits.cc, windows_python.cc): file-based probes only.
+void ProbeWindowsHost(const ProbeInput& in, Snapshot& snap);
+void ProbeWindowsDriver(const ProbeInput& in, Snapshot& snap);
+void ProbeWindowsGpus(const ProbeInput& in, Snapshot& snap);
+void ProbeWindowsPythons(const ProbeInput& in, Snapshot& snap);
+void ProbeWindowsPathTools(const ProbeInput& in, Snapshot& snap);
+void ProbeWindowsToolkits(const ProbeInput& in, Snapshot& snap);
+void ProbeWindowsCudnn(const ProbeInput& in, Snapshot& snap);
 
 // Library directories searched for driver and CUDA libraries, in the dynamic loader's order:
 // LD_LIBRARY_PATH, /etc/ld.so.conf(.d), then the default multiarch directories.

@@ -20,20 +20,13 @@
 #include "probe/own_env.h"
 #include "probe/packages.h"
 #include "probe/parsers.h"
+#include "probe/python_layout.h"
 
 namespace cudamatch {
 
 namespace {
 
-struct Candidate {
-  std::string prefix;
-  std::string executable;
-  std::optional<PyVersion> version;
-  std::string kind;
-  std::string name;
-  std::string found_by;
-  bool known_dir = false;  // discovery already saw a directory there
-};
+using Candidate = PyCandidate;
 
 std::optional<PyVersion> VersionFromName(std::string_view name) {
   if (!StartsWith(name, "python")) return std::nullopt;
@@ -163,8 +156,14 @@ std::vector<PyVersion> LibVersions(const Fs& fs, const std::string& prefix) {
   return out;
 }
 
-void FillVersion(const ProbeInput& in, const Candidate& c, const std::optional<std::string>& pyvenv_cfg,
-                 PythonEnv& env, Trail& trail) {
+std::optional<PyVersionHit> PosixPrefixVersion(const Fs& fs, const std::string& prefix) {
+  std::vector<PyVersion> libs = LibVersions(fs, prefix);
+  if (libs.size() != 1) return std::nullopt;
+  return PyVersionHit{libs.front(), prefix + "/lib/python" + libs.front().ToString()};
+}
+
+void FillVersion(const ProbeInput& in, const PythonLayout& layout, const Candidate& c,
+                 const std::optional<std::string>& pyvenv_cfg, PythonEnv& env, Trail& trail) {
   if (pyvenv_cfg) {
     auto cfg = ParsePyvenvCfg(*pyvenv_cfg);
     for (const char* key : {"version", "version_info"}) {
@@ -180,10 +179,9 @@ void FillVersion(const ProbeInput& in, const Candidate& c, const std::optional<s
     env.version_source = c.executable.empty() ? c.found_by : c.executable;
     return;
   }
-  std::vector<PyVersion> libs = LibVersions(*in.fs, env.prefix);
-  if (libs.size() == 1) {
-    env.version = libs.front();
-    env.version_source = env.prefix + "/lib/python" + libs.front().ToString();
+  if (auto hit = layout.prefix_version(*in.fs, env.prefix)) {
+    env.version = hit->version;
+    env.version_source = hit->source;
     return;
   }
   trail.Missing(env.prefix, "Python version not found");
@@ -200,8 +198,8 @@ std::string FindExecutable(const Fs& fs, const PythonEnv& env) {
   return "";
 }
 
-void FillSitePackages(const ProbeInput& in, PythonEnv& env) {
-  if (!env.version) return;
+std::vector<std::string> PosixSiteDirs(const ProbeInput& in, const PythonEnv& env) {
+  if (!env.version) return {};
   std::string py = "python" + env.version->ToString();
   std::vector<std::string> dirs = {env.prefix + "/lib/" + py + "/site-packages",
                                    env.prefix + "/lib64/" + py + "/site-packages"};
@@ -214,15 +212,19 @@ void FillSitePackages(const ProbeInput& in, PythonEnv& env) {
   if (env.kind != "venv" && !in.Home().empty()) {
     dirs.insert(dirs.begin(), in.Home() + "/.local/lib/" + py + "/site-packages");
   }
+  return dirs;
+}
+
+void FillSitePackages(const ProbeInput& in, const PythonLayout& layout, PythonEnv& env) {
   std::set<std::string> seen;  // lib64 is often a link to lib: scan each real directory once
-  for (const std::string& d : dirs) {
+  for (const std::string& d : layout.site_dirs(in, env)) {
     auto real = in.fs->Resolve(d);
     if (in.fs->IsDir(d) && real && seen.insert(*real).second) env.site_packages.push_back(d);
   }
 }
 
 // The prefix a bare `python` runs in this shell, and why; "" when none is known.
-std::pair<std::string, std::string> ActivePrefix(const ProbeInput& in) {
+std::pair<std::string, std::string> PosixActivePrefix(const ProbeInput& in) {
   for (const char* var : {"VIRTUAL_ENV", "CONDA_PREFIX"}) {
     if (!in.Env(var).empty()) return {NormalizePath(in.Env(var)), var};
   }
@@ -242,8 +244,8 @@ std::pair<std::string, std::string> ActivePrefix(const ProbeInput& in) {
   return {"", ""};
 }
 
-void MarkActive(const ProbeInput& in, Snapshot& snap) {
-  auto [prefix, reason] = ActivePrefix(in);
+void MarkActive(const ProbeInput& in, const PythonLayout& layout, Snapshot& snap) {
+  auto [prefix, reason] = layout.active(in);
   if (prefix.empty()) return;
   auto resolved = in.fs->Resolve(prefix);
   for (PythonEnv& env : snap.pythons) {
@@ -262,12 +264,19 @@ std::string KindOf(const Fs& fs, const Candidate& c, const std::string& prefix, 
   return c.kind.empty() ? "system" : c.kind;
 }
 
+const PythonLayout& PosixPythonLayout() {
+  static const PythonLayout kLayout{Discover, PosixPrefixVersion, FindExecutable, PosixSiteDirs, PosixActivePrefix};
+  return kLayout;
+}
+
 }  // namespace
 
-void ProbePythons(const ProbeInput& in, Snapshot& snap) {
+void ProbePythons(const ProbeInput& in, Snapshot& snap) { ProbePythonsWith(in, PosixPythonLayout(), snap); }
+
+void ProbePythonsWith(const ProbeInput& in, const PythonLayout& layout, Snapshot& snap) {
   Trail trail(snap, "python");
   std::set<std::pair<std::string, std::string>> seen;
-  for (const Candidate& c : Discover(in)) {
+  for (const Candidate& c : layout.discover(in)) {
     auto resolved = in.fs->Resolve(c.prefix);
     if (!resolved || (!c.known_dir && !in.fs->IsDir(*resolved))) {
       trail.Missing(c.prefix, "from " + c.found_by);
@@ -278,7 +287,7 @@ void ProbePythons(const ProbeInput& in, Snapshot& snap) {
     env.name = c.name;
     std::optional<std::string> pyvenv_cfg = in.fs->Read(env.prefix + "/pyvenv.cfg", kSmallFileCap).as_optional();
     env.kind = KindOf(*in.fs, c, env.prefix, pyvenv_cfg.has_value());
-    FillVersion(in, c, pyvenv_cfg, env, trail);
+    FillVersion(in, layout, c, pyvenv_cfg, env, trail);
     auto key = std::pair(env.prefix, env.version ? env.version->ToString() : "");
     if (!seen.insert(key).second) {
       for (PythonEnv& e : snap.pythons) {
@@ -292,13 +301,13 @@ void ProbePythons(const ProbeInput& in, Snapshot& snap) {
     }
     env.found_by.push_back(c.found_by);
     env.cudamatch_own = c.found_by == kFoundBySelf;
-    env.executable = c.executable.empty() ? FindExecutable(*in.fs, env) : c.executable;
-    FillSitePackages(in, env);
+    env.executable = c.executable.empty() ? layout.executable(*in.fs, env) : c.executable;
+    FillSitePackages(in, layout, env);
     ScanPackages(*in.fs, env, trail);
     trail.Found(env.prefix, env.version ? "Python " + env.version->ToString() : "Python version unknown");
     snap.pythons.push_back(std::move(env));
   }
-  MarkActive(in, snap);
+  MarkActive(in, layout, snap);
 }
 
 }  // namespace cudamatch

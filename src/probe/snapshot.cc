@@ -95,9 +95,31 @@ std::vector<std::string> PathDirs(const ProbeInput& in) {
   return dirs.Take();
 }
 
+namespace {
+
+void TakeWindows(const ProbeInput& in, Snapshot& snap) {
+  ProbeWindowsHost(in, snap);
+  ProbeWindowsDriver(in, snap);
+  ProbeWindowsGpus(in, snap);
+  ProbeWindowsPythons(in, snap);
+  ProbeWindowsPathTools(in, snap);
+  ProbeWindowsToolkits(in, snap);
+  ProbeWindowsCudnn(in, snap);
+}
+
+}  // namespace
+
 Snapshot TakeSnapshot(const ProbeInput& in) {
   Snapshot snap;
   snap.root = in.fs->root();
+  if (in.os == Os::kWindows) {
+    TakeWindows(in, snap);
+    std::vector<Unreadable> seen = in.fs->unreadable();
+    snap.unreadable.insert(snap.unreadable.end(), seen.begin(), seen.end());
+    std::sort(snap.unreadable.begin(), snap.unreadable.end(),
+              [](const Unreadable& a, const Unreadable& b) { return a.path < b.path; });
+    return snap;
+  }
   ProbeHost(in, snap);
   ProbeDriver(in, snap);
   size_t driver_trail_end = snap.trail.size();

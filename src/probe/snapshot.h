@@ -202,6 +202,14 @@ struct JetsonInfo {
   std::string l4t;    // "36.3.0" from /etc/nv_tegra_release, or ""
 };
 
+// The first python.exe or pip.exe on PATH (Windows trees): the file, its install, the PATH entry.
+struct PathTool {
+  std::string path;     // /Users/ann/AppData/Local/Programs/Python/Python312/Scripts/pip.exe
+  std::string prefix;   // the install it belongs to (Scripts\ counts as its parent)
+  std::string written;  // the PATH entry as written: C:\Users\ann\...\Scripts
+  bool empty() const { return path.empty(); }
+};
+
 struct HostInfo {
   std::string os_name;  // PRETTY_NAME from /etc/os-release
   std::string os_id;    // ID
@@ -214,6 +222,8 @@ struct HostInfo {
   std::string pip_index_source;  // "env:PIP_INDEX_URL", "/etc/pip.conf", ...
   std::vector<std::string> pip_extra_index_urls;
   std::optional<JetsonInfo> jetson;
+  PathTool path_python;  // Windows trees only
+  PathTool path_pip;
 };
 
 struct Snapshot {

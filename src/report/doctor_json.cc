@@ -165,6 +165,9 @@ Json HostJson(const HostInfo& h) {
   j["ld_library_path"] = ld;
   j["pip_index_url"] = OptText(h.pip_index_url);
   j["pip_index_source"] = OptText(h.pip_index_source);
+  for (auto [key, t] : {std::pair{"path_python", &h.path_python}, std::pair{"path_pip", &h.path_pip}}) {
+    j[key] = t->empty() ? Json(nullptr) : Json{{"path", t->path}, {"prefix", t->prefix}, {"entry", t->written}};
+  }
   return j;
 }
 

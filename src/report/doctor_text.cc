@@ -48,10 +48,11 @@ std::string DriverSection(const Snapshot& s, const TextOptions& o) {
   Lang L = o.lang;
   const DriverInfo& d = s.driver;
   std::vector<std::vector<std::string>> rows;
-  if (d.kernel_version) {
+  bool windows = s.platform.os == Os::kWindows;  // one driver, no kernel module or device nodes to show
+  if (!windows && d.kernel_version) {
     rows.push_back({Tr(L, "doctor.driver.kernel"), d.kernel_version->text + Paren(L, Tr(L, "flavor." + d.kernel_flavor)),
                     o.style.Dim(d.kernel_source)});
-  } else {
+  } else if (!windows) {
     rows.push_back({Tr(L, "doctor.driver.kernel"), Tr(L, d.wsl ? "doctor.driver.kernel_wsl" : "doctor.driver.kernel_none"), ""});
   }
   rows.push_back({Tr(L, "doctor.driver.userspace"), d.userspace_version ? d.userspace_version->text
@@ -61,7 +62,7 @@ std::string DriverSection(const Snapshot& s, const TextOptions& o) {
   if (!d.nvml_status.empty()) {
     rows.push_back({"NVML", StartsWith(d.nvml_status, "skipped.") ? Tr(L, "nvml." + d.nvml_status) : d.nvml_status, ""});
   }
-  rows.push_back({Tr(L, "doctor.driver.devices"), d.device_node_paths.empty() ? Tr(L, "common.none") : Join(d.device_node_paths, " "), ""});
+  if (!windows) rows.push_back({Tr(L, "doctor.driver.devices"), d.device_node_paths.empty() ? Tr(L, "common.none") : Join(d.device_node_paths, " "), ""});
   if (d.wsl) rows.push_back({"WSL", Tr(L, "common.yes"), "/proc/version"});
   if (d.container) rows.push_back({Tr(L, "doctor.driver.container"), Tr(L, "common.yes"), o.style.Dim(d.container_source)});
   if (d.cuda_visible_devices) rows.push_back({"CUDA_VISIBLE_DEVICES", "\"" + *d.cuda_visible_devices + "\"", ""});
@@ -73,7 +74,10 @@ std::string DriverSection(const Snapshot& s, const TextOptions& o) {
 
 std::string GpuSection(const Snapshot& s, const TextOptions& o) {
   Lang L = o.lang;
-  if (s.gpus.empty()) return Section("doctor.section.gpus", o) + "  " + Tr(L, "doctor.gpus.none") + "\n";
+  if (s.gpus.empty()) {
+    const char* id = s.platform.os == Os::kWindows ? "doctor.gpus.windows_not_visible" : "doctor.gpus.none";
+    return Section("doctor.section.gpus", o) + "  " + Tr(L, id) + "\n";
+  }
   std::vector<std::vector<std::string>> rows;
   for (const GpuInfo& g : s.gpus) {
     std::string cc = g.cc ? g.cc->ToString() + Paren(L, g.cc->Sm() + (g.architecture.empty() ? "" : Tr(L, "common.list_sep") + g.architecture))
@@ -184,7 +188,11 @@ std::string HostSection(const Snapshot& s, const TextOptions& o) {
   std::vector<std::vector<std::string>> rows;
   rows.push_back({Tr(L, "doctor.host.os"), OrUnknownText(h.os_name, L) + (h.arch.empty() ? "" : " " + h.arch)});
   if (!h.glibc.empty()) rows.push_back({"glibc", h.glibc});
-  rows.push_back({"GCC", h.gcc_major ? std::to_string(*h.gcc_major) : Tr(L, "common.unknown")});
+  bool windows = s.platform.os == Os::kWindows;
+  if (!windows) rows.push_back({"GCC", h.gcc_major ? std::to_string(*h.gcc_major) : Tr(L, "common.unknown")});
+  for (const PathTool* t : {&h.path_python, &h.path_pip}) {
+    if (!t->empty()) rows.push_back({Tr(L, t == &h.path_python ? "doctor.host.path_python" : "doctor.host.path_pip"), t->path});
+  }
   for (const LibraryPathEntry& e : h.ld_library_path) {
     rows.push_back({"LD_LIBRARY_PATH", e.dir + (e.cuda_libs.empty() ? "" : "  (" + Join(e.cuda_libs, " ") + ")")});
   }

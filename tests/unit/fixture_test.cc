@@ -2,6 +2,8 @@
 // tests/fixtures/machines/<m>/expected.tsv were written from the captured files (SOURCES.md), not
 // from cudamatch's output. This test runs `cudamatch doctor --json` on the machine and checks them.
 //
+// A machine whose directory holds a file `os` (its text: "windows") is read with --os windows.
+//
 // expected.tsv: "kind<TAB>key<TAB>value" lines, '#' comments. Kinds:
 //   driver   kernel|userspace|cuda|container|wsl   the value ("none" for null)
 //   gpu      <pci bus id>                          "<compute capability>"
@@ -98,7 +100,12 @@ TEST_P(FixtureMachine, DoctorReportsTheExpectedFacts) {
   ASSERT_TRUE(std::filesystem::exists(Dir(m) + "/expected.tsv")) << m << " states no expected facts";
   ASSERT_TRUE(std::filesystem::exists(Dir(m) + "/SOURCES.md")) << m << " names no sources";
   Facts expected = ParseExpected(testing::ReadSource("tests/fixtures/machines/" + m + "/expected.tsv"));
-  auto run = testing::RunCudamatch({"doctor", "--json", "--root", Dir(m) + "/root"}, MachineEnv(m));
+  std::vector<std::string> args = {"doctor", "--json", "--root", Dir(m) + "/root"};
+  if (std::filesystem::exists(Dir(m) + "/os")) {
+    args.push_back("--os");
+    args.emplace_back(Trim(testing::ReadSource("tests/fixtures/machines/" + m + "/os")));
+  }
+  auto run = testing::RunCudamatch(args, MachineEnv(m));
   ASSERT_TRUE(run.exit_code == 0 || run.exit_code == 1) << run.err;
   Facts actual = ActualFacts(Json::parse(run.out));
   size_t checked = 0;

@@ -74,7 +74,7 @@ const std::vector<PlanCase>& PlanCases() {
          EXPECT_EQ(p.release->torch.ToString(), "2.14.0");
          EXPECT_EQ(p.variant->variant.tag, "cpu");
          EXPECT_EQ(p.variant->platform, "windows-x86_64");
-         EXPECT_EQ(p.commands.pip, "pip install torch==2.14.0 torchvision==0.29.0 torchaudio==2.11.0");
+         EXPECT_EQ(p.commands.pip, "python -m pip install torch==2.14.0 torchvision==0.29.0 torchaudio==2.11.0");
        }},
       {"GH200 (sm_90) on driver 570, Linux aarch64",
        "torch_variants.tsv linux-aarch64 CUDA rows with RELEASE.md arch lists (gh-pytorch-175253); driver 570 serves "

@@ -1,0 +1,126 @@
+// Windows trees inspected from Linux (doctor --root DIR --os windows): host, driver and GPUs, all
+// from files (paths found caselessly, probe/win_paths.h); nothing is loaded. Sources, in order:
+//   host:    the tree's Windows directory (64-bit when SysWOW64 exists); the registry hives
+//            (System32/config/SOFTWARE, SYSTEM) are not parsed and are reported as not read
+//   driver:  System32/nvcuda.dll and System32/nvml.dll, then the driver store's copies
+//            (System32/DriverStore/FileRepository/nv*/nvcuda64.dll, nvml.dll); the version from
+//            each DLL's VS_FIXEDFILEINFO (probe/pe.h: 32.0.15.6636 -> 566.36); the newest CUDA it
+//            serves from the catalog's Windows toolkit driver minimums
+//   GPUs:    none from files: the display adapters are in the registry (SYSTEM hive, SetupAPI)
+//            and NVML is not loaded; said so in the trail
+#include "core/text.h"
+#include "catalog/query.h"
+#include "probe/context.h"
+#include "probe/pe.h"
+#include "probe/win_paths.h"
+
+namespace cudamatch {
+
+namespace {
+
+constexpr const char* kHives[] = {"/Windows/System32/config/SOFTWARE", "/Windows/System32/config/SYSTEM"};
+
+void NoteUnreadHives(const Fs& fs, Snapshot& snap, Trail& trail) {
+  for (const char* hive : kHives) {
+    auto path = FindCaseless(fs, hive);
+    if (!path) continue;
+    trail.Skipped(*path, "registry hive: not parsed");
+    snap.unreadable.push_back(Unreadable{*path, "registry hive, not parsed (display adapters, PEP 514 Python entries, "
+                                                "the driver's registry keys)"});
+  }
+}
+
+// A driver DLL's version, recorded.
+std::optional<DriverVersion> DllDriverVersion(const Fs& fs, const std::string& path, Trail& trail) {
+  auto file = fs.Open(path);
+  if (!file) {
+    trail.Error(path, file.error());
+    return std::nullopt;
+  }
+  auto fv = ReadPeFileVersion(**file);
+  if (!fv) {
+    trail.Error(path, fv.error());
+    return std::nullopt;
+  }
+  auto driver = WindowsDriverFromFileVersion(*fv);
+  if (!driver) {
+    trail.Error(path, "file version " + fv->ToString() + " is not an NVIDIA driver version");
+    return std::nullopt;
+  }
+  trail.Found(path, "file version " + fv->ToString() + " = driver " + driver->text);
+  return driver;
+}
+
+// System32 first (what programs load), then every driver store package named nv*.
+std::vector<std::string> DriverDlls(const Fs& fs, std::string_view system32_name, std::string_view store_name,
+                                    Trail& trail) {
+  std::vector<std::string> out;
+  std::string sys = "/Windows/System32/" + std::string(system32_name);
+  if (auto p = FindCaseless(fs, sys)) out.push_back(*p);
+  else trail.Missing(sys);
+  for (const std::string& pkg : ListCaseless(fs, "/Windows/System32/DriverStore/FileRepository", "nv")) {
+    if (auto p = FindCaseless(fs, pkg + "/" + std::string(store_name))) out.push_back(*p);
+  }
+  return out;
+}
+
+void DriverCudaFromCatalog(const ProbeInput& in, DriverInfo& d, Trail& trail) {
+  if (!d.userspace_version || in.catalog == nullptr) return;
+  DriverCuda served = MaxCudaForDriver(*in.catalog, *d.userspace_version, Os::kWindows);
+  if (!served.cuda) return;
+  d.cuda = served.cuda;
+  d.cuda_source = std::string("catalog: Windows driver minimums of the CUDA toolkits") + (served.lower_bound ? " (at least)" : "");
+  trail.Found("catalog:cuda_toolkits.tsv", served.cuda->MajorMinor());
+}
+
+}  // namespace
+
+void ProbeWindowsHost(const ProbeInput& in, Snapshot& snap) {
+  Trail trail(snap, "host");
+  snap.platform.os = Os::kWindows;
+  snap.platform.arch = Arch::kX86_64;
+  auto windows = FindCaseless(*in.fs, "/Windows");
+  snap.host.os_id = "windows";
+  snap.host.os_name = "Windows";
+  if (!windows) {
+    trail.Missing("/Windows", "no Windows directory under the root");
+    return;
+  }
+  trail.Found(*windows, "Windows directory");
+  if (auto wow = FindCaseless(*in.fs, "/Windows/SysWOW64")) {
+    snap.host.arch = "x86_64";
+    trail.Found(*wow, "64-bit Windows");
+  }
+  NoteUnreadHives(*in.fs, snap, trail);
+  std::string index = WinEnv(in, "PIP_INDEX_URL");
+  if (!index.empty()) {
+    snap.host.pip_index_url = index;
+    snap.host.pip_index_source = "env:PIP_INDEX_URL";
+  }
+}
+
+void ProbeWindowsDriver(const ProbeInput& in, Snapshot& snap) {
+  Trail trail(snap, "driver");
+  DriverInfo& d = snap.driver;
+  d.nvml_status = "skipped.root";
+  trail.Skipped("nvml", "--root inspects an image: no library of this host is loaded");
+  d.libcuda_paths = DriverDlls(*in.fs, "nvcuda.dll", "nvcuda64.dll", trail);
+  d.nvml_paths = DriverDlls(*in.fs, "nvml.dll", "nvml.dll", trail);
+  for (const auto* list : {&d.libcuda_paths, &d.nvml_paths}) {
+    for (const std::string& path : *list) {
+      if (d.userspace_version) break;
+      if (auto v = DllDriverVersion(*in.fs, path, trail)) {
+        d.userspace_version = *v;
+        d.userspace_source = path + " (file version)";
+      }
+    }
+  }
+  DriverCudaFromCatalog(in, d, trail);
+}
+
+void ProbeWindowsGpus(const ProbeInput&, Snapshot& snap) {
+  Trail trail(snap, "gpus");
+  trail.Skipped("registry:display adapters", "not visible without the registry or the driver (SetupAPI, NVML)");
+}
+
+}  // namespace cudamatch
