@@ -141,16 +141,6 @@ void CheckPairing(const Snapshot& s, const Catalog& c, std::vector<Finding>& out
 
 namespace {
 
-// The installed 2.3.1 (PyPI's CPU wheel) already satisfies "torch==2.3.1": a plain install from
-// the CUDA index would keep it, so a fix for the same release reinstalls.
-std::string ReinstallSameRelease(std::string fix, const PackageInfo& torch) {
-  const std::string pin = "torch==" + torch.version->WithoutLocal().Public() + " ";
-  const std::string install = "pip install ";
-  size_t at = fix.find(install);
-  if (at == std::string::npos || fix.find(pin) == std::string::npos) return fix;
-  return fix.insert(at + install.size(), "--force-reinstall ");
-}
-
 // A Windows tree shows its NVIDIA driver but not its GPUs (they are in the registry): there
 // the driver stands for the GPU.
 void CheckCpuBuildWindowsDriver(const Snapshot& s, const Catalog& c, std::vector<Finding>& out) {
@@ -162,7 +152,7 @@ void CheckCpuBuildWindowsDriver(const Snapshot& s, const Catalog& c, std::vector
     for (EvidenceItem& e : DriverEvidence(d)) evidence.push_back(std::move(e));
     out.push_back(Finding{"torch.cpu_build_driver", Severity::kWarning,
                           {{"env", env.prefix}, {"torch", torch.version->ToString()}, {"driver", d.userspace_version->text}},
-                          std::move(evidence), ReinstallSameRelease(TorchFixCommand(c, s, env, false), torch),
+                          std::move(evidence), TorchFixCommand(c, s, env, false),
                           "layers"});
   });
 }

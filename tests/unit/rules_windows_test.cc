@@ -53,8 +53,8 @@ TEST(WindowsRules, CpuWheelBesideAnNvidiaDriverGetsTheCudaIndexInAShellNeutralFo
   std::vector<Finding> fs = Diagnose(s, TheCatalog());
   const Finding* f = Find(fs, "torch.cpu_build_driver");
   ASSERT_NE(f, nullptr);
-  // The installed 2.3.1 satisfies "torch==2.3.1": only a reinstall replaces it.
-  EXPECT_TRUE(StartsWith(f->fix, "python -m pip install --force-reinstall torch==2.3.1 ")) << f->fix;
+  // The installed 2.3.1+cpu satisfies "torch==2.3.1": the pin names the CUDA build.
+  EXPECT_TRUE(StartsWith(f->fix, "python -m pip install torch==2.3.1+cu12")) << f->fix;
   EXPECT_NE(f->fix.find("--index-url https://download.pytorch.org/whl/cu12"), std::string::npos) << f->fix;
   EXPECT_EQ(f->fix.find('\''), std::string::npos);  // cmd does not take single quotes
   EXPECT_EQ(Find(fs, "driver.module_not_loaded"), nullptr);  // no kernel module on Windows
