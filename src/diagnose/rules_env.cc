@@ -7,6 +7,7 @@
 #include "core/text.h"
 #include "diagnose/rule_fns.h"
 #include "plan/commands.h"
+#include "plan/fix.h"
 #include "plan/spec.h"
 
 namespace cudamatch {
@@ -48,8 +49,9 @@ std::string NvccFix(const Snapshot& s, const Catalog& c, const PythonEnv& env, c
   }
   const TorchVariant* v = VariantForToolkit(c, torch, s.platform, nvcc);
   if (v == nullptr) return "";
-  return PythonOf(env) + " -m pip install torch==" + v->torch.Public() + " --index-url https://download.pytorch.org/whl/" +
-         v->variant.tag;
+  std::string cmd = TorchBuildCommand(c, s, env, v->variant.tag);
+  if (StartsWith(cmd, "pip ")) cmd = PythonOf(env) + " -m " + cmd;
+  return cmd;
 }
 
 }  // namespace

@@ -57,6 +57,7 @@ struct PipPin {
 struct PipArgs {
   std::vector<PipPin> pins;
   std::string tag;  // from an index URL
+  bool force = false;  // --force-reinstall
 };
 
 bool IsTorchPackage(std::string_view name) { return name == "torch" || name == "torchvision" || name == "torchaudio"; }
@@ -102,6 +103,7 @@ std::optional<PipArgs> ParsePip(const std::string& command) {
   for (++i; i < words.size(); ++i) {
     const std::string& w = words[i];
     if (StartsWith(w, "-")) {
+      if (w == "--force-reinstall") out.force = true;
       if (!TakesValue(w)) continue;
       if (i + 1 < words.size() && out.tag.empty()) out.tag = VariantFromIndexUrl(words[i + 1]);
       ++i;
@@ -135,25 +137,49 @@ bool InstallsModelledPackages(const std::string& command) {
   return !args->pins.empty();
 }
 
-std::string TorchFixCommand(const Catalog& c, const Snapshot& s, const PythonEnv& env, bool full_driver) {
+namespace {
+
+// The plan for the installed torch release under `spec` (pinned to that release), as a command
+// that replaces the installed build when it changes it.
+std::optional<std::string> SameReleaseCommand(const Catalog& c, MachineSpec spec, const PackageInfo& torch,
+                                              const TorchRelease& t) {
+  spec.torch = SpecifierSet::Parse("==" + t.torch.Public()).value();
+  Plan p = PlanWithoutSuggestions(c, spec);
+  if (!p.release) return std::nullopt;
+  bool from_pypi = std::find(p.commands.notes.begin(), p.commands.notes.end(), "note.pypi_default") != p.commands.notes.end();
+  if (p.variant->variant.tag == torch.variant) return p.commands.pip;
+  return ReplacingBuild(p.commands.pip, p.variant->variant.tag, from_pypi);
+}
+
+MachineSpec EnvSpec(const Snapshot& s, const PythonEnv& env) {
   MachineSpec spec = SpecFromSnapshot(s, &env);
-  spec.require_full_driver = full_driver;
   spec.with_torchvision = Has(env, "torchvision");
   spec.with_torchaudio = Has(env, "torchaudio");
+  return spec;
+}
+
+}  // namespace
+
+std::string TorchFixCommand(const Catalog& c, const Snapshot& s, const PythonEnv& env, bool full_driver) {
+  MachineSpec spec = EnvSpec(s, env);
+  spec.require_full_driver = full_driver;
   auto torch = env.packages.find("torch");
   if (torch != env.packages.end() && torch->second.version) {
     if (const TorchRelease* t = FindTorch(c, *torch->second.version)) {
-      MachineSpec same = spec;
-      same.torch = SpecifierSet::Parse("==" + t->torch.Public()).value();
-      Plan p = PlanWithoutSuggestions(c, same);
-      if (p.release) {
-        bool from_pypi = std::find(p.commands.notes.begin(), p.commands.notes.end(), "note.pypi_default") != p.commands.notes.end();
-        if (p.variant->variant.tag == torch->second.variant) return p.commands.pip;
-        return ReplacingBuild(p.commands.pip, p.variant->variant.tag, from_pypi);
-      }
+      if (auto cmd = SameReleaseCommand(c, spec, torch->second, *t)) return *cmd;
     }
   }
   return PlanCommandFor(c, spec).value_or("");
+}
+
+std::string TorchBuildCommand(const Catalog& c, const Snapshot& s, const PythonEnv& env, const std::string& variant) {
+  auto torch = env.packages.find("torch");
+  if (torch == env.packages.end() || !torch->second.version) return "";
+  const TorchRelease* t = FindTorch(c, *torch->second.version);
+  if (t == nullptr) return "";
+  MachineSpec spec = EnvSpec(s, env);
+  spec.variant = variant;
+  return SameReleaseCommand(c, spec, torch->second, *t).value_or("");
 }
 
 std::string CompanionFixCommand(const Catalog& c, const Snapshot& s, const PythonEnv& env, std::string_view package,
@@ -191,6 +217,13 @@ std::optional<Snapshot> ApplyPipCommand(const Catalog& c, const Snapshot& s, con
     if (!IsTorchPackage(pin.name) || !pin.exact) return std::nullopt;
     const std::string& name = pin.name;
     const Pep440& version = *pin.exact;
+    // As pip does: "==2.3.1" is satisfied by an installed 2.3.1+cu121 (a local label is ignored
+    // unless the pin names one), and a satisfied requirement is kept unless --force-reinstall.
+    if (auto installed = env->packages.find(name); !args->force && installed != env->packages.end() && installed->second.version) {
+      const Pep440& have = *installed->second.version;
+      bool satisfied = version.LocalLabel().empty() ? have.WithoutLocal() == version.WithoutLocal() : have == version;
+      if (satisfied) continue;
+    }
     std::string tag = !version.LocalLabel().empty() ? version.LocalLabel() : args->tag;
     if (tag.empty()) {
       const TorchRelease* t = name == "torch" ? FindTorch(c, version) : nullptr;

@@ -16,6 +16,11 @@ namespace cudamatch {
 // `full_driver`, only variants the driver runs without minor-version compatibility.
 std::string TorchFixCommand(const Catalog& c, const Snapshot& s, const PythonEnv& env, bool full_driver);
 
+// The installed torch release (and the companions installed beside it) from the index of
+// `variant`, in that release's install form, with pins that replace the installed build; "" when
+// the release has no such wheel for this machine.
+std::string TorchBuildCommand(const Catalog& c, const Snapshot& s, const PythonEnv& env, const std::string& variant);
+
 // "pip install torchvision==0.15.2 --index-url .../cu118": only the companion, from the index
 // of the installed torch build. "" when the installed build is not in the catalog.
 std::string CompanionFixCommand(const Catalog& c, const Snapshot& s, const PythonEnv& env, std::string_view package,

@@ -310,6 +310,26 @@ TEST(FixVerification, AnNvidiaWheelFixThatInstallsTheWrongVersionDoesNotClearIt)
   }
 }
 
+// pip keeps an installed 2.3.1+cu121 for "torch==2.3.1": such a fix changes nothing, and the
+// check says so; naming the build or --force-reinstall replaces it.
+TEST(FixVerification, APinTheInstalledBuildSatisfiesChangesNothing) {
+  Snapshot s = MadeMachines()[0].make();  // driver 470, torch 2.3.1+cu121, torchvision 0.18.1+cu121
+  std::vector<Finding> raw = RunRules(s, TheCatalog());
+  size_t checked = 0;
+  for (const Finding& f : raw) {
+    if (f.id != "torch.driver_too_old") continue;
+    Finding fix = f;
+    fix.fix = "pip install torch==2.3.1 torchvision==0.18.1 --index-url https://download.pytorch.org/whl/cu118";
+    EXPECT_EQ(VerifyFix(s, TheCatalog(), fix, raw), FixCheck::kStillThere);
+    fix.fix = "pip install --force-reinstall torch==2.3.1 torchvision==0.18.1 --index-url https://download.pytorch.org/whl/cu118";
+    EXPECT_EQ(VerifyFix(s, TheCatalog(), fix, raw), FixCheck::kClears);
+    fix.fix = "pip install torch==2.3.1+cu118 torchvision==0.18.1+cu118 --index-url https://download.pytorch.org/whl/cu118";
+    EXPECT_EQ(VerifyFix(s, TheCatalog(), fix, raw), FixCheck::kClears);
+    ++checked;
+  }
+  EXPECT_EQ(checked, 1u);
+}
+
 TEST(FixVerification, AFixThatDoesNotClearItsFindingIsNotPrinted) {
   Snapshot s = MadeMachines()[0].make();  // driver 470, torch 2.3.1+cu121
   std::vector<Finding> raw = RunRules(s, TheCatalog());
