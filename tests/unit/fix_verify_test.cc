@@ -36,16 +36,40 @@ Env FixtureEnv(const std::string& dir) {
   return out;
 }
 
-Snapshot ProbeWith(const Fs& fs, const Env& env) {
+// A fixture machine: its image, the environment of its `env` file and the system its `os` file
+// names (Windows trees).
+struct Fixture {
+  std::string dir;
+  std::unique_ptr<Fs> fs;
+  Env env;
+  Os os = Os::kLinux;
+};
+
+std::vector<Fixture> Fixtures() {
+  std::vector<Fixture> out;
+  for (const auto& entry : std::filesystem::directory_iterator(testing::SourceDir() + "/tests/fixtures/machines")) {
+    if (!entry.is_directory()) continue;
+    Fixture f{entry.path().string(), nullptr, {}, Os::kLinux};
+    f.fs = MakeRealFs(f.dir + "/root");
+    f.env = FixtureEnv(f.dir);
+    std::ifstream os(f.dir + "/os");
+    std::string name;
+    if (os >> name) f.os = ParseOs(name).value();
+    out.push_back(std::move(f));
+  }
+  return out;
+}
+
+Snapshot ProbeWith(const Fs& fs, const Env& env, Os os = Os::kLinux) {
   ProbeInput in;
   in.fs = &fs;
+  in.os = os;
   in.catalog = &TheCatalog();
   in.env = env;
   in.cwd = in.Env("PWD").empty() ? "/" : in.Env("PWD");
   return TakeSnapshot(in);
 }
 
-Snapshot FixtureSnapshot(const std::string& dir, const Fs& fs) { return ProbeWith(fs, FixtureEnv(dir)); }
 
 // A fix that changes the shell's environment, applied to it: "unset A B", "export A=x B=y:$B".
 // nullopt for any other command.
@@ -220,12 +244,9 @@ TEST(FixVerification, EveryPipFixOfAMadeMachineClearsItsFinding) {
 
 TEST(FixVerification, EveryFixtureMachineFindingWithAPipFixClearsIt) {
   size_t verified = 0;
-  for (const auto& entry : std::filesystem::directory_iterator(testing::SourceDir() + "/tests/fixtures/machines")) {
-    if (!entry.is_directory()) continue;
-    std::string dir = entry.path().string();
-    SCOPED_TRACE(dir);
-    std::unique_ptr<Fs> fs = MakeRealFs(dir + "/root");
-    Snapshot s = FixtureSnapshot(dir, *fs);
+  for (const Fixture& m : Fixtures()) {
+    SCOPED_TRACE(m.dir);
+    Snapshot s = ProbeWith(*m.fs, m.env, m.os);
     std::vector<Finding> raw = RunRules(s, TheCatalog());
     for (const Finding& f : raw) {
       if (!IsPip(f)) continue;
@@ -247,18 +268,14 @@ TEST(FixVerification, EveryFixtureMachineFindingWithAPipFixClearsIt) {
 // reboots change the machine itself and are not modelled.)
 TEST(FixVerification, EveryFixtureMachineFindingWithAnEnvironmentFixClearsIt) {
   size_t verified = 0;
-  for (const auto& entry : std::filesystem::directory_iterator(testing::SourceDir() + "/tests/fixtures/machines")) {
-    if (!entry.is_directory()) continue;
-    std::string dir = entry.path().string();
-    SCOPED_TRACE(dir);
-    std::unique_ptr<Fs> fs = MakeRealFs(dir + "/root");
-    Env env = FixtureEnv(dir);
-    std::vector<Finding> before = RunRules(ProbeWith(*fs, env), TheCatalog());
+  for (const Fixture& m : Fixtures()) {
+    SCOPED_TRACE(m.dir);
+    std::vector<Finding> before = RunRules(ProbeWith(*m.fs, m.env, m.os), TheCatalog());
     for (const Finding& f : before) {
-      auto changed = ApplyEnvFix(f.fix, env);
+      auto changed = ApplyEnvFix(f.fix, m.env);
       if (!changed) continue;
       ++verified;
-      for (const Finding& x : RunRules(ProbeWith(*fs, *changed), TheCatalog())) {
+      for (const Finding& x : RunRules(ProbeWith(*m.fs, *changed, m.os), TheCatalog())) {
         EXPECT_FALSE(x.id == f.id && ArgOf(x, "env") == ArgOf(f, "env")) << f.id << " stays after: " << f.fix;
         bool existed = std::any_of(before.begin(), before.end(), [&](const Finding& b) { return b.id == x.id; });
         EXPECT_TRUE(existed || x.severity != Severity::kError) << f.fix << " raises " << x.id;
@@ -271,12 +288,7 @@ TEST(FixVerification, EveryFixtureMachineFindingWithAnEnvironmentFixClearsIt) {
 TEST(FixVerification, EveryFindingRendersInBothLanguagesWithoutPlaceholders) {
   std::vector<std::pair<std::string, Snapshot>> machines;
   for (const Made& m : MadeMachines()) machines.push_back({m.finding, m.make()});
-  std::vector<std::unique_ptr<Fs>> keep;
-  for (const auto& entry : std::filesystem::directory_iterator(testing::SourceDir() + "/tests/fixtures/machines")) {
-    if (!entry.is_directory()) continue;
-    keep.push_back(MakeRealFs(entry.path().string() + "/root"));
-    machines.push_back({entry.path().filename().string(), FixtureSnapshot(entry.path().string(), *keep.back())});
-  }
+  for (const Fixture& m : Fixtures()) machines.push_back({m.dir, ProbeWith(*m.fs, m.env, m.os)});
   for (const auto& [name, s] : machines) {
     std::vector<Finding> findings = Diagnose(s, TheCatalog());
     for (Lang lang : {Lang::kEn, Lang::kZh}) {
