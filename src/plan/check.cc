@@ -5,6 +5,7 @@
 #include "core/fs.h"
 #include "core/text.h"
 #include "plan/companions.h"
+#include "plan/fix.h"
 #include "plan/lookup.h"
 
 namespace cudamatch {
@@ -382,11 +383,15 @@ void Correct(State& s) {
   // Local tags only where the command's index serves them (not PyPI's default build).
   bool from_pypi = std::find(plan->commands.notes.begin(), plan->commands.notes.end(), "note.pypi_default") !=
                    plan->commands.notes.end();
-  std::string tag = s.label.empty() || from_pypi ? "" : "+" + plan->variant->variant.tag;
+  // The pinned release with another build: whoever has the pinned build installed keeps it for
+  // "torch==X", so the pins name the build (or the command reinstalls PyPI's).
+  bool replaces = &t == s.release && s.variant_problem;
+  std::string tag = (s.label.empty() && !replaces) || from_pypi ? "" : "+" + plan->variant->variant.tag;
   s.result.corrected.push_back("torch==" + t.torch.Public() + tag);
   if (!s.of[1].empty() && t.torchvision) s.result.corrected.push_back("torchvision==" + t.torchvision->Public() + tag);
-  if (!s.of[2].empty() && t.torchaudio) s.result.corrected.push_back("torchaudio==" + t.torchaudio->Public());
-  s.result.install = KeepIndexes(s, plan->commands.pip);
+  if (!s.of[2].empty() && t.torchaudio) s.result.corrected.push_back("torchaudio==" + t.torchaudio->Public() + (replaces ? tag : ""));
+  std::string pip = replaces ? ReplacingBuild(plan->commands.pip, plan->variant->variant.tag, from_pypi) : plan->commands.pip;
+  s.result.install = KeepIndexes(s, pip);
   for (Problem& p : s.result.problems) {
     // A release that does not exist is fixed by the corrected pins, not by its nearest name.
     if ((p.fix.empty() || p.id == "check.torch_missing") && !StartsWith(p.id, "req.")) p.fix = s.result.install;

@@ -22,22 +22,6 @@ std::optional<std::string> PlanCommandFor(const Catalog& c, const MachineSpec& s
   return p.commands.pip;
 }
 
-// pip keeps an installed 2.3.1+cu121 for "torch==2.3.1" ("Requirement already satisfied"): a fix
-// that changes only the build of the installed release names the build in every pin
-// ("torch==2.3.1+cu118"), as the variant's index serves it; PyPI's own build has no label, so
-// there the command reinstalls.
-std::string ReplacingBuild(const std::string& command, const std::string& tag, bool from_pypi) {
-  std::vector<std::string> words = SplitNonEmpty(command, ' ');
-  std::string out;
-  for (size_t i = 0; i < words.size(); ++i) {
-    std::string w = words[i];
-    bool pin = StartsWith(w, "torch==") || StartsWith(w, "torchvision==") || StartsWith(w, "torchaudio==");
-    if (pin && !from_pypi && w.find('+') == std::string::npos) w += "+" + tag;
-    out += (out.empty() ? "" : " ") + w;
-    if (w == "install" && from_pypi) out += " --force-reinstall";
-  }
-  return out;
-}
 
 // The PyPI default variant of a release on a platform, if the catalog says which it is.
 const TorchVariant* DefaultVariant(const Catalog& c, const TorchRelease& t, const Platform& p) {
@@ -121,6 +105,23 @@ std::optional<PipArgs> ParsePip(const std::string& command) {
 }
 
 }  // namespace
+
+// pip keeps an installed 2.3.1+cu121 for "torch==2.3.1" ("Requirement already satisfied"): a fix
+// that changes only the build of the installed release names the build in every pin
+// ("torch==2.3.1+cu118"), as the variant's index serves it; PyPI's own build has no label, so
+// there the command reinstalls.
+std::string ReplacingBuild(const std::string& command, const std::string& tag, bool from_pypi) {
+  std::vector<std::string> words = SplitNonEmpty(command, ' ');
+  std::string out;
+  for (size_t i = 0; i < words.size(); ++i) {
+    std::string w = words[i];
+    bool pin = StartsWith(w, "torch==") || StartsWith(w, "torchvision==") || StartsWith(w, "torchaudio==");
+    if (pin && !from_pypi && w.find('+') == std::string::npos) w += "+" + tag;
+    out += (out.empty() ? "" : " ") + w;
+    if (w == "install" && from_pypi) out += " --force-reinstall";
+  }
+  return out;
+}
 
 bool IsPipInstall(const std::string& command) {
   std::vector<std::string> w = SplitNonEmpty(command, ' ');

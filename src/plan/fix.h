@@ -26,6 +26,11 @@ std::string TorchBuildCommand(const Catalog& c, const Snapshot& s, const PythonE
 std::string CompanionFixCommand(const Catalog& c, const Snapshot& s, const PythonEnv& env, std::string_view package,
                                 const Pep440& version);
 
+// pip keeps an installed 2.3.1+cu121 for "torch==2.3.1": `command` (a plan's pip line for the
+// same release) made to replace the installed build: every torch, torchvision and torchaudio pin
+// names `tag`, or, for PyPI's own build (no label), --force-reinstall.
+std::string ReplacingBuild(const std::string& command, const std::string& tag, bool from_pypi);
+
 // "pip install ...", "python -m pip install ...", "/env/bin/python3.10 -m pip install ...".
 bool IsPipInstall(const std::string& command);
 // A pip install of what ApplyPipCommand models: exact pins of torch, torchvision and torchaudio,

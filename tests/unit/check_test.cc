@@ -166,7 +166,8 @@ TEST(Check, CpuPinOnAWindowsGpuMachineMovesToACudaIndex) {
   s.python = PyVersion::Parse("3.11").value();
   CheckResult r = Check({"torch==2.2.2", "torchvision==0.17.2", "torchaudio==2.2.2"}, s);
   ASSERT_TRUE(Has(r, "check.cpu_on_gpu"));
-  EXPECT_EQ(r.install, "python -m pip install torch==2.2.2 torchvision==0.17.2 torchaudio==2.2.2 --index-url https://download.pytorch.org/whl/cu121");
+  // Labelled: whoever has 2.2.2+cpu installed keeps it for "torch==2.2.2".
+  EXPECT_EQ(r.install, "python -m pip install torch==2.2.2+cu121 torchvision==0.17.2+cu121 torchaudio==2.2.2+cu121 --index-url https://download.pytorch.org/whl/cu121");
 }
 
 }  // namespace
