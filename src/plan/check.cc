@@ -190,11 +190,7 @@ MachineSpec PinSpec(const State& s) {
 const TorchVariant* ChosenVariant(State& s, const TorchRelease& t) {
   std::string tag = s.label;
   if (tag.empty()) {
-    const TorchVariant* def = nullptr;
-    for (const TorchVariant* v : VariantsOf(s.c, t.torch, s.spec.platform.Name())) {
-      if (v->pypi_default) def = v;
-    }
-    if (def) return def;
+    if (const TorchVariant* def = PypiDefaultVariant(s.c, t, s.spec.platform.Name())) return def;
     s.result.problems.push_back({"check.default_unknown", {{"torch", t.torch.Public()}, {"platform", s.spec.platform.Name()}}, {}, ""});
     return nullptr;
   }
@@ -307,13 +303,6 @@ std::optional<Plan> TryPlan(const State& s, const MachineSpec& spec) {
   return p.release ? std::optional<Plan>(std::move(p)) : std::nullopt;
 }
 
-const TorchVariant* PypiDefault(const State& s, const TorchRelease& t) {
-  for (const TorchVariant* v : VariantsOf(s.c, t.torch, s.spec.platform.Name())) {
-    if (v->pypi_default) return v;
-  }
-  return nullptr;
-}
-
 // The variants of `t` that keep the kind of build `keep` names, nearest first: the same tag; for
 // a CUDA build, the other CUDA variants, the lowest CUDA at or above the pinned one first, then
 // those below it (cu121 pinned, release with cu118/cu124/cu126: cu124, cu126, cu118).
@@ -346,7 +335,7 @@ std::optional<Plan> PlanWithRelease(const State& s, MachineSpec spec, const Torc
     keep = s.label;
     if (&t == s.release && s.result.variant) keep = s.result.variant->variant.tag;
     if (keep.empty()) {
-      if (const TorchVariant* def = PypiDefault(s, t)) keep = def->variant.tag;
+      if (const TorchVariant* def = PypiDefaultVariant(s.c, t, s.spec.platform.Name())) keep = def->variant.tag;
     }
     auto kind = Variant::Parse(keep);
     if (kind && kind->kind == Variant::Kind::kCpu && HasGpu(s.spec)) keep.clear();
@@ -381,8 +370,7 @@ void Correct(State& s) {
   if (!plan) return;
   const TorchRelease& t = *plan->release;
   // Local tags only where the command's index serves them (not PyPI's default build).
-  bool from_pypi = std::find(plan->commands.notes.begin(), plan->commands.notes.end(), "note.pypi_default") !=
-                   plan->commands.notes.end();
+  bool from_pypi = plan->commands.FromPypi();
   // The pinned release with another build: whoever has the pinned build installed keeps it for
   // "torch==X", so the pins name the build (or the command reinstalls PyPI's).
   bool replaces = &t == s.release && s.variant_problem;

@@ -3,6 +3,7 @@
 // "--extra-index-url", "--index-url", the 1.8 LTS index; conda's pytorch channel up to 2.5.
 #pragma once
 
+#include <algorithm>
 #include <optional>
 #include <string>
 #include <vector>
@@ -18,6 +19,8 @@ struct InstallCommands {
   std::optional<std::string> conda;  // nullopt: no package on the official conda channel
   std::vector<std::string> notes;    // message ids explaining the form ("note.*")
   bool mirror_cannot_serve = false;  // the chosen mirror lacks this variant
+  // Plain pip from PyPI (the release's PyPI default build): its wheels carry no "+cuXXX" label.
+  bool FromPypi() const { return std::find(notes.begin(), notes.end(), "note.pypi_default") != notes.end(); }
 };
 
 struct InstallRequest {

@@ -23,13 +23,6 @@ std::optional<std::string> PlanCommandFor(const Catalog& c, const MachineSpec& s
 }
 
 
-// The PyPI default variant of a release on a platform, if the catalog says which it is.
-const TorchVariant* DefaultVariant(const Catalog& c, const TorchRelease& t, const Platform& p) {
-  for (const TorchVariant* v : VariantsOf(c, t.torch, p.Name())) {
-    if (v->pypi_default) return v;
-  }
-  return nullptr;
-}
 
 // One requirement of the command: "torch==2.3.1", "'nvidia-cudnn-cu12>=9.1'", "nvidia-nccl-cu12".
 struct PipPin {
@@ -147,9 +140,8 @@ std::optional<std::string> SameReleaseCommand(const Catalog& c, MachineSpec spec
   spec.torch = SpecifierSet::Parse("==" + t.torch.Public()).value();
   Plan p = PlanWithoutSuggestions(c, spec);
   if (!p.release) return std::nullopt;
-  bool from_pypi = std::find(p.commands.notes.begin(), p.commands.notes.end(), "note.pypi_default") != p.commands.notes.end();
   if (p.variant->variant.tag == torch.variant) return p.commands.pip;
-  return ReplacingBuild(p.commands.pip, p.variant->variant.tag, from_pypi);
+  return ReplacingBuild(p.commands.pip, p.variant->variant.tag, p.commands.FromPypi());
 }
 
 MachineSpec EnvSpec(const Snapshot& s, const PythonEnv& env) {
@@ -191,7 +183,7 @@ std::string CompanionFixCommand(const Catalog& c, const Snapshot& s, const Pytho
   if (t == nullptr) return "";
   const TorchVariant* v = torch->second.variant.empty() ? nullptr
                                                          : FindVariant(c, t->torch, s.platform.Name(), torch->second.variant);
-  if (v == nullptr) v = DefaultVariant(c, *t, s.platform);
+  if (v == nullptr) v = PypiDefaultVariant(c, *t, s.platform.Name());
   if (v == nullptr) return "";
   InstallRequest req{t, v, s.platform, package == "torchvision", package == "torchaudio", nullptr, false};
   return BuildInstallCommands(req).pip;
@@ -230,7 +222,7 @@ std::optional<Snapshot> ApplyPipCommand(const Catalog& c, const Snapshot& s, con
       const TorchRelease* t = name == "torch" ? FindTorch(c, version) : nullptr;
       auto torch = out.pythons.empty() ? nullptr : &env->packages["torch"];
       if (name != "torch" && torch && torch->version) t = FindTorch(c, *torch->version);
-      const TorchVariant* d = t ? DefaultVariant(c, *t, s.platform) : nullptr;
+      const TorchVariant* d = t ? PypiDefaultVariant(c, *t, s.platform.Name()) : nullptr;
       if (d == nullptr) return std::nullopt;
       tag = d->variant.tag;
     }
