@@ -1,13 +1,10 @@
 #include "cli/common.h"
 
-#include <unistd.h>
-
-#include <sys/stat.h>
-
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 
+#include "cli/process.h"
 #include "core/fs.h"
 #include "core/safe_text.h"
 #include "core/text.h"
@@ -31,8 +28,7 @@ void AddGlobalFlags(CLI::App& app, GlobalFlags& flags) {
 Result<Catalog> LoadCatalog(const std::string& dir) {
   std::vector<CatalogFile> files = EmbeddedCatalogFiles();
   if (dir.empty()) return ParseCatalog(files);
-  struct stat st;
-  if (stat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) return Err("--catalog " + Quote(dir) + ": no such directory");
+  if (!IsDirectory(dir)) return Err("--catalog " + Quote(dir) + ": no such directory");
   auto texts = std::make_shared<std::vector<std::string>>();
   texts->reserve(files.size());  // no reallocation: rows point into these strings
   for (CatalogFile& f : files) {
@@ -52,6 +48,7 @@ Result<std::unique_ptr<Context>> MakeContext(const GlobalFlags& flags, std::map<
                                              bool stdout_is_tty) {
   auto ctx = std::make_unique<Context>();
   ctx->flags = flags;
+  ctx->platform.os = HostOs();
   ctx->env = std::move(env);
   if (!flags.lang.empty()) {
     auto lang = ParseLang(flags.lang);

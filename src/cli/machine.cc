@@ -1,13 +1,9 @@
 #include "cli/machine.h"
 
-#include <gnu/libc-version.h>
-#include <sys/stat.h>
-#include <sys/utsname.h>
-#include <unistd.h>
-
 #include <cmath>
 #include <cstdlib>
 
+#include "cli/process.h"
 #include "core/text.h"
 
 namespace cudamatch {
@@ -37,20 +33,6 @@ void AddMachineOptions(CLI::App& sub, MachineOptions& opt) {
   AddDriverTimeoutOption(sub, opt);
 }
 
-Result<std::string> ValidateRoot(const std::string& root) {
-  if (root.empty()) return Err("--root needs a directory, not an empty string");
-  char* real = realpath(root.c_str(), nullptr);
-  if (real == nullptr) return Err("--root " + Quote(root) + ": no such directory");
-  std::string resolved = real;
-  free(real);
-  struct stat st, host;
-  if (stat(resolved.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) return Err("--root " + Quote(root) + ": not a directory");
-  if (resolved == "/" || (stat("/", &host) == 0 && st.st_dev == host.st_dev && st.st_ino == host.st_ino)) {
-    return Err("--root " + Quote(root) + " is this machine's own root; run without --root to inspect this machine");
-  }
-  return resolved;
-}
-
 Result<int> DriverTimeoutMs(const std::string& flag, const std::string& env) {
   const std::string& text = flag.empty() ? env : flag;
   if (text.empty()) return kDefaultDriverTimeoutMs;
@@ -69,8 +51,9 @@ namespace {
 // is this machine's own "/". Under --root nothing is loaded and no process is started.
 void AttachNvidiaLibraries(MachineProbe& m, ProbeInput& in, int timeout_ms) {
   if (m.fs->root() != "/") return;
-  m.nvml = MakeRealNvml("libnvidia-ml.so.1", timeout_ms);
-  m.cuda = MakeRealCuda("libcuda.so.1", timeout_ms);
+  NvidiaLibraries libs = NvidiaLibraryNames(*m.fs);
+  m.nvml = MakeRealNvml(libs.nvml, timeout_ms);
+  m.cuda = MakeRealCuda(libs.cuda, timeout_ms);
   in.nvml = m.nvml.get();
   in.cuda = m.cuda.get();
 }
@@ -85,8 +68,9 @@ FsOptions FsOptionsFrom(const Context& ctx) {
 
 namespace {
 
-// The system of the tree to read: this machine's (Linux), or with --root, what --os names.
+// The system of the tree to read: this machine's, or with --root, what --os names (Linux by default).
 Result<Os> TreeOs(const MachineOptions& opt, const Context& ctx) {
+  if (!opt.root_given && ctx.platform.os == HostOs()) return HostOs();  // this machine
   if (ctx.flags.os.empty() || ctx.platform.os == Os::kLinux) return Os::kLinux;
   if (ctx.platform.os == Os::kMacos) return Err("--os macos: only Linux and Windows trees can be inspected");
   if (!opt.root_given) return Err("--os windows inspects a Windows tree: give it with --root DIR (a mounted C: drive or an image)");
@@ -115,20 +99,14 @@ Result<MachineProbe> ProbeMachine(const MachineOptions& opt, const Context& ctx)
   in.catalog = &ctx.catalog;
   in.extra_pythons = opt.pythons;
   in.os = *tree_os;
-  std::string pwd = ctx.Env("PWD");
-  if (pwd.empty() && own_root) {
-    char buf[4096];
-    if (getcwd(buf, sizeof(buf)) != nullptr) pwd = buf;
-  }
+  std::string pwd = own_root ? WorkingDirectory(ctx.Env("PWD")) : ctx.Env("PWD");
   in.cwd = pwd.empty() ? "/" : pwd;
   AttachNvidiaLibraries(m, in, *timeout_ms);
   if (own_root) {
-    utsname u;
-    if (uname(&u) == 0) in.host_arch = u.machine;
-    in.host_glibc = gnu_get_libc_version();
-    char exe[4096];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-    if (n > 0) in.self_exe.assign(exe, static_cast<size_t>(n));
+    HostFacts host = ThisHost();
+    in.host_arch = host.arch;
+    in.host_glibc = host.libc;
+    in.self_exe = host.self_exe;
   }
   m.snapshot = TakeSnapshot(in);
   return m;

@@ -1,28 +1,16 @@
 // The only place that knows argv, the process environment and exit codes.
-#include <signal.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <map>
 
 #include "cli/common.h"
 #include "cli/generate.h"
+#include "cli/process.h"
+#include "core/child.h"
 #include "core/text.h"
-
-extern char** environ;
+#include "probe/nvidia_api.h"
 
 namespace cudamatch {
 namespace {
-
-std::map<std::string, std::string> CaptureEnvironment() {
-  std::map<std::string, std::string> env;
-  for (char** e = environ; e != nullptr && *e != nullptr; ++e) {
-    std::string_view entry(*e);
-    size_t eq = entry.find('=');
-    if (eq != std::string_view::npos) env.emplace(std::string(entry.substr(0, eq)), std::string(entry.substr(eq + 1)));
-  }
-  return env;
-}
 
 const std::vector<std::string>& Subcommands() {
   static const std::vector<std::string> kNames = {"doctor", "lookup", "table", "catalog", "plan", "check", "explain"};
@@ -48,7 +36,7 @@ std::string DidYouMean(const std::string& word) {
   return "";
 }
 
-int Run(int argc, char** argv) {
+int Run(int argc, char** argv, bool stdout_is_tty) {
   CLI::App app{"cudamatch: which CUDA, driver, GPU and PyTorch versions fit together, and why"};
   app.set_version_flag("--version", std::string("cudamatch ") + CUDAMATCH_VERSION);
   app.require_subcommand(1, 1);
@@ -85,7 +73,7 @@ int Run(int argc, char** argv) {
     Print(Generate(DescribeCli(app), *kind, CUDAMATCH_VERSION));
     return kExitOk;
   }
-  auto ctx = MakeContext(flags, CaptureEnvironment(), isatty(STDOUT_FILENO) == 1);
+  auto ctx = MakeContext(flags, ProcessEnvironment(), stdout_is_tty);
   if (!ctx) return Fail(ctx.error());
   for (const auto& [name, run] : runs) {
     if (app.got_subcommand(name)) return run(**ctx);
@@ -97,10 +85,13 @@ int Run(int argc, char** argv) {
 }  // namespace cudamatch
 
 int main(int argc, char** argv) {
-  // A closed output pipe becomes EPIPE on write, handled in FinishOutput, instead of SIGPIPE.
-  signal(SIGPIPE, SIG_IGN);
+  std::vector<std::string> args = cudamatch::ProcessArguments(argc, argv);
+  if (auto rc = cudamatch::ServeChildTask(args, cudamatch::FindNvidiaTask)) return *rc;
+  bool stdout_is_tty = cudamatch::PrepareOutput();
+  std::vector<char*> utf8_argv{argv[0]};
+  for (std::string& a : args) utf8_argv.push_back(a.data());
   try {
-    return cudamatch::FinishOutput(cudamatch::Run(argc, argv));
+    return cudamatch::FinishOutput(cudamatch::Run(static_cast<int>(utf8_argv.size()), utf8_argv.data(), stdout_is_tty));
   } catch (const std::exception& e) {
     return cudamatch::Fail(std::string("internal error: ") + e.what());
   }

@@ -74,6 +74,8 @@ void ProbeHost(const ProbeInput& in, Snapshot& snap);
 void ProbeDriver(const ProbeInput& in, Snapshot& snap);
 void FinishDriver(const ProbeInput& in, Snapshot& snap, size_t trail_at);
 void ProbeGpus(const ProbeInput& in, Snapshot& snap);
+// The GPUs NVML lists, when NVML answered (snap.driver.nvml_status "ok"); the Windows machine's.
+void ProbeGpusFromNvml(const ProbeInput& in, Snapshot& snap, Trail& trail);
 void ProbePythons(const ProbeInput& in, Snapshot& snap);
 void ProbeToolkits(const ProbeInput& in, Snapshot& snap);
 void ProbeCudnn(const ProbeInput& in, Snapshot& snap);
@@ -83,6 +85,8 @@ void ProbeBinaries(const ProbeInput& in, Snapshot& snap);
 // A Windows tree (windows.cc, windows_toolkits.cc, windows_python.cc): file-based probes only.
 void ProbeWindowsHost(const ProbeInput& in, Snapshot& snap);
 void ProbeWindowsDriver(const ProbeInput& in, Snapshot& snap);
+// This Windows machine's driver, asked live: NVML (nvml.dll), then nvcuda.dll's cuDriverGetVersion.
+void AskWindowsDriver(const ProbeInput& in, Snapshot& snap, Trail& trail);
 void ProbeWindowsGpus(const ProbeInput& in, Snapshot& snap);
 void ProbeWindowsPythons(const ProbeInput& in, Snapshot& snap);
 void ProbeWindowsPathTools(const ProbeInput& in, Snapshot& snap);

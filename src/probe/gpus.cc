@@ -149,4 +149,9 @@ void ProbeGpus(const ProbeInput& in, Snapshot& snap) {
   for (GpuInfo& gpu : snap.gpus) Identify(in.catalog, gpu);
 }
 
+void ProbeGpusFromNvml(const ProbeInput& in, Snapshot& snap, Trail& trail) {
+  FromNvml(in, snap, trail);
+  for (GpuInfo& gpu : snap.gpus) Identify(in.catalog, gpu);
+}
+
 }  // namespace cudamatch

@@ -7,8 +7,6 @@
 //   CUDA Driver API (https://docs.nvidia.com/cuda/cuda-driver-api/): cuDriverGetVersion.
 #include "probe/nvidia_api.h"
 
-#include <dlfcn.h>
-
 #include <array>
 #include <climits>
 #include <cstdint>
@@ -18,6 +16,7 @@
 #include <variant>
 
 #include "core/child.h"
+#include "core/dynlib.h"
 #include "core/text.h"
 
 namespace cudamatch {
@@ -47,23 +46,18 @@ struct NvmlMemory {  // nvmlMemory_t
   unsigned long long used;
 };
 
-// dlsym with the "_v2" name tried first.
-void* Symbol(void* lib, const char* name, const char* v2_name = nullptr) {
+// The symbol with the "_v2" name tried first.
+void* Symbol(const DynamicLibrary& lib, const char* name, const char* v2_name = nullptr) {
   if (v2_name != nullptr) {
-    if (void* sym = dlsym(lib, v2_name)) return sym;
+    if (void* sym = FindSymbol(lib, v2_name)) return sym;
   }
-  return dlsym(lib, name);
+  return FindSymbol(lib, name);
 }
 
 // Text a library wrote into a buffer of `size` bytes: up to the first NUL, never past the buffer.
 std::string Bounded(const char* text, size_t size) {
   if (text == nullptr) return "";
   return std::string(text, strnlen(text, size));
-}
-
-std::string DlError(const std::string& what) {
-  const char* e = dlerror();
-  return what + ": " + (e ? Bounded(e, 1024) : "unknown dlopen error");
 }
 
 // ---- in the child: the calls themselves, answered as wire records ----
@@ -78,14 +72,14 @@ std::string Describe(ErrorStringFn error_string, nvmlReturn_t rc) {
   return name;
 }
 
-std::string DeviceString(void* lib, const char* symbol, nvmlDevice_t dev) {
+std::string DeviceString(const DynamicLibrary& lib, const char* symbol, nvmlDevice_t dev) {
   auto fn = reinterpret_cast<nvmlReturn_t (*)(nvmlDevice_t, char*, unsigned)>(Symbol(lib, symbol));
   std::array<char, kNvmlStringBuffer> buf{};
   if (fn == nullptr || fn(dev, buf.data(), buf.size()) != kNvmlSuccess) return "";
   return Bounded(buf.data(), buf.size());
 }
 
-void PutGpu(void* lib, nvmlDevice_t dev, WireWriter& w) {
+void PutGpu(const DynamicLibrary& lib, nvmlDevice_t dev, WireWriter& w) {
   w.Put("gpu", "");
   w.Put("name", DeviceString(lib, "nvmlDeviceGetName", dev));
   w.Put("uuid", DeviceString(lib, "nvmlDeviceGetUUID", dev));
@@ -108,7 +102,7 @@ void PutGpu(void* lib, nvmlDevice_t dev, WireWriter& w) {
   if (mem_fn != nullptr && mem_fn(dev, &mem) == kNvmlSuccess) w.Put("memory", std::to_string(mem.total));
 }
 
-void PutGpus(void* lib, ErrorStringFn error_string, WireWriter& w) {
+void PutGpus(const DynamicLibrary& lib, ErrorStringFn error_string, WireWriter& w) {
   auto count_fn = reinterpret_cast<nvmlReturn_t (*)(unsigned*)>(Symbol(lib, "nvmlDeviceGetCount", "nvmlDeviceGetCount_v2"));
   auto handle_fn = reinterpret_cast<nvmlReturn_t (*)(unsigned, nvmlDevice_t*)>(
       Symbol(lib, "nvmlDeviceGetHandleByIndex", "nvmlDeviceGetHandleByIndex_v2"));
@@ -122,7 +116,7 @@ void PutGpus(void* lib, ErrorStringFn error_string, WireWriter& w) {
   }
 }
 
-void PutSystem(void* lib, ErrorStringFn error_string, WireWriter& w) {
+void PutSystem(const DynamicLibrary& lib, ErrorStringFn error_string, WireWriter& w) {
   auto version_fn = reinterpret_cast<nvmlReturn_t (*)(char*, unsigned)>(Symbol(lib, "nvmlSystemGetDriverVersion"));
   std::array<char, kNvmlStringBuffer> buf{};
   if (version_fn == nullptr) {
@@ -144,10 +138,12 @@ void PutSystem(void* lib, ErrorStringFn error_string, WireWriter& w) {
   }
 }
 
-std::string AskNvml(const std::string& library) {
+std::string AskNvml(const std::vector<std::string>& args) {
   WireWriter w;
-  void* lib = dlopen(library.c_str(), RTLD_LAZY | RTLD_LOCAL);
-  if (lib == nullptr) return w.Put("init_error", DlError("dlopen " + library)), w.text();
+  if (args.size() != 1) return w.Put("init_error", "no library named"), w.text();
+  const std::string& library = args[0];
+  DynamicLibrary lib = LoadDynamicLibrary(library);
+  if (lib.handle == nullptr) return w.Put("init_error", lib.error), w.text();
   auto error_string = reinterpret_cast<ErrorStringFn>(Symbol(lib, "nvmlErrorString"));
   auto init = reinterpret_cast<nvmlReturn_t (*)()>(Symbol(lib, "nvmlInit", "nvmlInit_v2"));
   if (init == nullptr) return w.Put("init_error", library + " has no nvmlInit_v2"), w.text();
@@ -158,11 +154,13 @@ std::string AskNvml(const std::string& library) {
   return w.text();
 }
 
-std::string AskCuda(const std::string& library) {
+std::string AskCuda(const std::vector<std::string>& args) {
   WireWriter w;
-  void* lib = dlopen(library.c_str(), RTLD_LAZY | RTLD_LOCAL);
-  if (lib == nullptr) return w.Put("error", DlError("dlopen " + library)), w.text();
-  auto fn = reinterpret_cast<int (*)(int*)>(dlsym(lib, "cuDriverGetVersion"));
+  if (args.size() != 1) return w.Put("error", "no library named"), w.text();
+  const std::string& library = args[0];
+  DynamicLibrary lib = LoadDynamicLibrary(library);
+  if (lib.handle == nullptr) return w.Put("error", lib.error), w.text();
+  auto fn = reinterpret_cast<int (*)(int*)>(FindSymbol(lib, "cuDriverGetVersion"));
   if (fn == nullptr) return w.Put("error", library + " has no cuDriverGetVersion"), w.text();
   int version = 0;
   if (int rc = fn(&version); rc != 0) return w.Put("error", "cuDriverGetVersion returned CUresult " + std::to_string(rc)), w.text();
@@ -196,9 +194,8 @@ std::variant<WireRecords, LibraryFault> Decode(const std::string& name, const Ch
   return fault;
 }
 
-std::variant<WireRecords, LibraryFault> Ask(const std::string& name, const std::function<std::string()>& body,
-                                           int timeout_ms) {
-  return Decode(name, RunInChild(body, timeout_ms), timeout_ms);
+std::variant<WireRecords, LibraryFault> Ask(const std::string& name, const ChildTask& task, int timeout_ms) {
+  return Decode(name, RunInChild(task, timeout_ms), timeout_ms);
 }
 
 std::optional<int> IntValue(const std::string& text) {
@@ -225,7 +222,7 @@ class RealNvml : public NvmlApi {
   RealNvml(std::string library, int timeout_ms) : library_(std::move(library)), timeout_ms_(timeout_ms) {}
 
   Status Init() override {
-    auto answer = Ask("NVML", [this] { return AskNvml(library_); }, timeout_ms_);
+    auto answer = Ask("NVML", ChildTask{"nvml", {library_}, &AskNvml}, timeout_ms_);
     if (auto* fault = std::get_if<LibraryFault>(&answer)) {
       fault_ = *fault;
       return Err(DescribeFault(*fault));
@@ -270,7 +267,7 @@ class RealCuda : public CudaApi {
   RealCuda(std::string library, int timeout_ms) : library_(std::move(library)), timeout_ms_(timeout_ms) {}
 
   void Start() override {
-    if (!pending_.started()) pending_ = StartChild([this] { return AskCuda(library_); }, timeout_ms_);
+    if (!pending_.started()) pending_ = StartChild(ChildTask{"cuda", {library_}, &AskCuda}, timeout_ms_);
   }
 
   Result<int> DriverGetVersion() override {
@@ -296,6 +293,12 @@ class RealCuda : public CudaApi {
 };
 
 }  // namespace
+
+ChildTaskFn FindNvidiaTask(std::string_view name) {
+  if (name == "nvml") return &AskNvml;
+  if (name == "cuda") return &AskCuda;
+  return nullptr;
+}
 
 std::unique_ptr<NvmlApi> MakeRealNvml(std::string library, int timeout_ms) {
   return std::make_unique<RealNvml>(std::move(library), timeout_ms);

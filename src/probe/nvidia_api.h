@@ -14,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/child.h"
 #include "core/result.h"
 #include "core/version.h"
 #include "probe/snapshot.h"
@@ -63,6 +64,9 @@ inline constexpr int kDefaultDriverTimeoutMs = 2000;
 std::unique_ptr<NvmlApi> MakeRealNvml(std::string library = "libnvidia-ml.so.1",
                                       int timeout_ms = kDefaultDriverTimeoutMs);
 std::unique_ptr<CudaApi> MakeRealCuda(std::string library = "libcuda.so.1", int timeout_ms = kDefaultDriverTimeoutMs);
+
+// The tasks a watched child runs ("nvml", "cuda"), for ServeChildTask in main.
+ChildTaskFn FindNvidiaTask(std::string_view name);
 
 // "libcuda did not answer within 2 s", "NVML crashed with SIGSEGV".
 std::string DescribeFault(const LibraryFault& fault);

@@ -6,8 +6,9 @@
 //            (System32/DriverStore/FileRepository/nv*/nvcuda64.dll, nvml.dll); the version from
 //            each DLL's VS_FIXEDFILEINFO (probe/pe.h: 32.0.15.6636 -> 566.36); the newest CUDA it
 //            serves from the catalog's Windows toolkit driver minimums
-//   GPUs:    none from files: the display adapters are in the registry (SYSTEM hive, SetupAPI)
-//            and NVML is not loaded; said so in the trail
+//            On this machine (no --root) NVML and nvcuda.dll are asked first (windows_live.cc).
+//   GPUs:    on this machine, NVML's list; none from files: the display adapters are in the
+//            registry (SYSTEM hive, SetupAPI) and NVML is not loaded; said so in the trail
 #include "core/text.h"
 #include "catalog/query.h"
 #include "probe/context.h"
@@ -65,7 +66,7 @@ std::vector<std::string> DriverDlls(const Fs& fs, std::string_view system32_name
 }
 
 void DriverCudaFromCatalog(const ProbeInput& in, DriverInfo& d, Trail& trail) {
-  if (!d.userspace_version || in.catalog == nullptr) return;
+  if (d.cuda || !d.userspace_version || in.catalog == nullptr) return;
   DriverCuda served = MaxCudaForDriver(*in.catalog, *d.userspace_version, Os::kWindows);
   if (!served.cuda) return;
   d.cuda = served.cuda;
@@ -102,8 +103,12 @@ void ProbeWindowsHost(const ProbeInput& in, Snapshot& snap) {
 void ProbeWindowsDriver(const ProbeInput& in, Snapshot& snap) {
   Trail trail(snap, "driver");
   DriverInfo& d = snap.driver;
-  d.nvml_status = "skipped.root";
-  trail.Skipped("nvml", "--root inspects an image: no library of this host is loaded");
+  if (in.nvml != nullptr) {
+    AskWindowsDriver(in, snap, trail);
+  } else {
+    d.nvml_status = "skipped.root";
+    trail.Skipped("nvml", "--root inspects an image: no library of this host is loaded");
+  }
   d.libcuda_paths = DriverDlls(*in.fs, "nvcuda.dll", "nvcuda64.dll", trail);
   d.nvml_paths = DriverDlls(*in.fs, "nvml.dll", "nvml.dll", trail);
   for (const auto* list : {&d.libcuda_paths, &d.nvml_paths}) {
@@ -118,8 +123,9 @@ void ProbeWindowsDriver(const ProbeInput& in, Snapshot& snap) {
   DriverCudaFromCatalog(in, d, trail);
 }
 
-void ProbeWindowsGpus(const ProbeInput&, Snapshot& snap) {
+void ProbeWindowsGpus(const ProbeInput& in, Snapshot& snap) {
   Trail trail(snap, "gpus");
+  if (in.nvml != nullptr && snap.driver.nvml_status == "ok") return ProbeGpusFromNvml(in, snap, trail);
   trail.Skipped("registry:display adapters", "not visible without the registry or the driver (SetupAPI, NVML)");
 }
 

@@ -126,11 +126,11 @@ ChildOutcome FinishChild(PendingChild& child) {
   ChildOutcome outcome;
   if (!child.started()) return outcome;
   std::string reply;
-  bool in_time = ReadReply(child.fd_, child.deadline_, child.max_reply_, reply);
-  close(child.fd_);
+  bool in_time = ReadReply(static_cast<int>(child.fd_), child.deadline_, child.max_reply_, reply);
+  close(static_cast<int>(child.fd_));
   child.fd_ = -1;
   bool killed = !in_time;
-  int status = Reap(child.pid_, in_time ? child.deadline_ : Clock::now(), &killed);
+  int status = Reap(static_cast<pid_t>(child.pid_), in_time ? child.deadline_ : Clock::now(), &killed);
   child.pid_ = -1;
   if (killed) {
     outcome.kind = ChildOutcome::Kind::kTimedOut;
@@ -163,13 +163,14 @@ PendingChild& PendingChild::operator=(PendingChild&& other) noexcept {
 PendingChild::~PendingChild() { Abandon(); }
 
 void PendingChild::Abandon() {
-  if (fd_ >= 0) close(fd_);
+  if (fd_ >= 0) close(static_cast<int>(fd_));
   fd_ = -1;
   if (pid_ <= 0) return;
-  kill(-pid_, SIGKILL);
-  kill(pid_, SIGKILL);
+  auto pid = static_cast<pid_t>(pid_);
+  kill(-pid, SIGKILL);
+  kill(pid, SIGKILL);
   int status = 0;
-  while (waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
   pid_ = -1;
 }
@@ -177,6 +178,15 @@ void PendingChild::Abandon() {
 ChildOutcome RunInChild(const std::function<std::string()>& body, int timeout_ms, size_t max_reply) {
   PendingChild child = StartChild(body, timeout_ms, max_reply);
   return FinishChild(child);
+}
+
+// The forked child runs the task's function itself: it has the parent's memory.
+PendingChild StartChild(const ChildTask& task, int timeout_ms, size_t max_reply) {
+  return StartChild([&task] { return task.run(task.args); }, timeout_ms, max_reply);
+}
+
+std::optional<int> ServeChildTask(const std::vector<std::string>&, ChildTaskFn (*)(std::string_view)) {
+  return std::nullopt;
 }
 
 std::string SignalName(int signal) {
@@ -193,31 +203,6 @@ std::string SignalName(int signal) {
     case SIGTRAP: return "SIGTRAP";
     default: return "signal " + std::to_string(signal);
   }
-}
-
-void WireWriter::Put(std::string_view key, std::string_view value) {
-  text_.append(key);
-  text_ += '\t';
-  text_ += std::to_string(value.size());
-  text_ += ':';
-  text_.append(value);
-  text_ += '\n';
-}
-
-WireRecords ParseWire(std::string_view text) {
-  WireRecords records;
-  while (!text.empty()) {
-    size_t tab = text.find('\t');
-    size_t colon = text.find(':', tab == std::string_view::npos ? 0 : tab);
-    if (tab == std::string_view::npos || colon == std::string_view::npos) return {};
-    auto length = ParseUint(text.substr(tab + 1, colon - tab - 1));
-    if (!length || *length > static_cast<int64_t>(text.size() - colon - 1)) return {};
-    size_t end = colon + 1 + static_cast<size_t>(*length);
-    if (end >= text.size() || text[end] != '\n') return {};
-    records.emplace_back(std::string(text.substr(0, tab)), std::string(text.substr(colon + 1, *length)));
-    text.remove_prefix(end + 1);
-  }
-  return records;
 }
 
 }  // namespace cudamatch

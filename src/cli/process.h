@@ -1,0 +1,49 @@
+// What the command line needs from the process and the system it runs on, one file per system
+// (process_posix.cc, process_windows.cc): arguments, environment, stdout, this host's facts.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "core/fs.h"
+#include "core/platform.h"
+#include "core/result.h"
+
+namespace cudamatch {
+
+// The arguments after the program name, as UTF-8 (on Windows from GetCommandLineW, not the
+// code-page argv).
+std::vector<std::string> ProcessArguments(int argc, char** argv);
+// The environment as UTF-8 (on Windows from GetEnvironmentStringsW; names in upper case, as
+// Windows compares them caselessly: "Path" is PATH).
+std::map<std::string, std::string> ProcessEnvironment();
+// Sets the standard streams up: bytes pass unchanged (no newline translation); on a Windows
+// console, output is UTF-8 and colour sequences are switched on. True when stdout is a terminal
+// that shows colour sequences (what --color auto asks).
+bool PrepareOutput();
+
+// The system this binary runs on: what `doctor` inspects without --root.
+Os HostOs();
+
+struct HostFacts {
+  std::string arch;      // uname's machine: x86_64, aarch64
+  std::string libc;      // glibc's version; empty on Windows
+  std::string self_exe;  // this executable, as a path under "/" (empty when unknown)
+};
+HostFacts ThisHost();
+// The working directory as a path under "/": PWD when the shell gave it (its logical path).
+std::string WorkingDirectory(const std::string& pwd);
+
+// The NVIDIA libraries to ask on this machine (sonames, DLL names or paths), found through `fs`
+// (this machine's "/").
+struct NvidiaLibraries {
+  std::string nvml;
+  std::string cuda;
+};
+NvidiaLibraries NvidiaLibraryNames(const Fs& fs);
+
+// True when `path` (as the user wrote it) is a directory.
+bool IsDirectory(const std::string& path);
+
+}  // namespace cudamatch

@@ -1,0 +1,76 @@
+#include <gnu/libc-version.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include <cstdlib>
+
+#include "cli/machine.h"
+#include "cli/process.h"
+#include "core/text.h"
+
+extern char** environ;
+
+namespace cudamatch {
+
+std::vector<std::string> ProcessArguments(int argc, char** argv) { return std::vector<std::string>(argv + 1, argv + argc); }
+
+std::map<std::string, std::string> ProcessEnvironment() {
+  std::map<std::string, std::string> env;
+  for (char** e = environ; e != nullptr && *e != nullptr; ++e) {
+    std::string_view entry(*e);
+    size_t eq = entry.find('=');
+    if (eq != std::string_view::npos) env.emplace(std::string(entry.substr(0, eq)), std::string(entry.substr(eq + 1)));
+  }
+  return env;
+}
+
+bool PrepareOutput() {
+  // A closed output pipe becomes EPIPE on write, handled in FinishOutput, instead of SIGPIPE.
+  signal(SIGPIPE, SIG_IGN);
+  return isatty(STDOUT_FILENO) == 1;
+}
+
+Os HostOs() { return Os::kLinux; }
+
+HostFacts ThisHost() {
+  HostFacts facts;
+  utsname u;
+  if (uname(&u) == 0) facts.arch = u.machine;
+  facts.libc = gnu_get_libc_version();
+  char exe[4096];
+  ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+  if (n > 0) facts.self_exe.assign(exe, static_cast<size_t>(n));
+  return facts;
+}
+
+std::string WorkingDirectory(const std::string& pwd) {
+  if (!pwd.empty()) return pwd;
+  char buf[4096];
+  if (getcwd(buf, sizeof(buf)) != nullptr) return buf;
+  return "";
+}
+
+NvidiaLibraries NvidiaLibraryNames(const Fs&) { return {"libnvidia-ml.so.1", "libcuda.so.1"}; }
+
+bool IsDirectory(const std::string& path) {
+  struct stat st;
+  return stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+Result<std::string> ValidateRoot(const std::string& root) {
+  if (root.empty()) return Err("--root needs a directory, not an empty string");
+  char* real = realpath(root.c_str(), nullptr);
+  if (real == nullptr) return Err("--root " + Quote(root) + ": no such directory");
+  std::string resolved = real;
+  free(real);
+  struct stat st, host;
+  if (stat(resolved.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) return Err("--root " + Quote(root) + ": not a directory");
+  if (resolved == "/" || (stat("/", &host) == 0 && st.st_dev == host.st_dev && st.st_ino == host.st_ino)) {
+    return Err("--root " + Quote(root) + " is this machine's own root; run without --root to inspect this machine");
+  }
+  return resolved;
+}
+
+}  // namespace cudamatch
