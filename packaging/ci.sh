@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # CI stage "packaging" (docs/packaging.md), run by `./dev test` after the unit suite:
-#   packaging/ci.sh [BUILD_DIR] [STEP...]      steps: portable wheel deb aarch64 (default: all)
+#   packaging/ci.sh [BUILD_DIR] [STEP...]      steps: portable wheel deb aarch64 windows (default: all)
 # BUILD_DIR is a native Release build (default: build). Each step prints its time.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build}
 [ $# -gt 0 ] && shift
 steps=("$@")
-[ ${#steps[@]} -eq 0 ] && steps=(portable wheel deb aarch64)
+[ ${#steps[@]} -eq 0 ] && steps=(portable wheel deb aarch64 windows)
 version=$(sed -n 's/^project(cudamatch VERSION \([0-9.]*\).*/\1/p' CMakeLists.txt)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -91,6 +91,11 @@ step_aarch64() {
   ctest --test-dir "$dir" --output-on-failure -j "$(nproc 2>/dev/null || echo 2)" \
     -E "${CUDAMATCH_AARCH64_SKIP:-^Integration\.}"
   "$py" packaging/cudamatch_wheel.py --binary "$dir/cudamatch" --version "$version" --outdir "$work/dist"
+}
+
+# The mingw-w64 cross build: its suite, and cudamatch.exe against this build's output, under wine.
+step_windows() {
+  packaging/windows_check.sh "$build" build-win
 }
 
 for s in "${steps[@]}"; do

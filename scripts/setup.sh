@@ -6,7 +6,9 @@
 #                                 and what the packaging stage needs: Debian's Python packaging
 #                                 tools, dpkg-dev, the aarch64 cross compiler, qemu-user-static,
 #                                 GoogleTest's sources, man, zsh and fish for the generated files,
-#                                 mingw-w64 binutils (windres, ld) for the Windows fixtures' DLLs
+#                                 mingw-w64 binutils (windres, ld) for the Windows fixtures' DLLs,
+#                                 the mingw-w64 C++ compiler (POSIX threads) and wine64 for the
+#                                 Windows build and its suite (packaging/windows_check.sh)
 #   scripts/setup.sh --testbed  + the real test bed: Debian's NVIDIA user-space driver (non-free)
 #                                 and python3-torch, so integration tests compare against them
 # As root it runs apt-get; otherwise it prints the exact command to run and exits 1.
@@ -15,7 +17,7 @@ set -euo pipefail
 build_pkgs=(cmake ninja-build g++ libcli11-dev nlohmann-json3-dev libfmt-dev libgtest-dev libgmock-dev)
 test_pkgs=(clang libclang-rt-14-dev libbenchmark-dev hyperfine strace)
 ship_pkgs=(python3 python3-build python3-venv dpkg-dev binutils g++-aarch64-linux-gnu qemu-user-static googletest
-           man-db groff-base zsh fish binutils-mingw-w64-x86-64)
+           man-db groff-base zsh fish binutils-mingw-w64-x86-64 g++-mingw-w64-x86-64-posix wine wine64)
 testbed_pkgs=(libcuda1 libnvidia-ml1 nvidia-smi python3-torch python3-torchvision python3-torchaudio)
 nonfree_file=/etc/apt/sources.list.d/cudamatch-nonfree.sources
 

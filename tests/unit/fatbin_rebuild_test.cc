@@ -37,6 +37,7 @@ Seen Read(const std::string& bytes, const std::string& name) {
 }
 
 TEST(FatbinFixtures, RebuiltObjectsCarryTheSameCode) {
+  if (testing::kWindowsBuild) GTEST_SKIP() << "rebuilds the objects with a shell script and a Linux nvcc";
   const char* env = std::getenv("CUDAMATCH_NVCC");
   std::string nvcc = env != nullptr ? env : "/usr/local/cuda-13.0/bin/nvcc";
   if (!std::filesystem::exists(nvcc)) {

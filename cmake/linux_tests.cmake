@@ -1,0 +1,26 @@
+# The Linux unit suite: fake NVIDIA libraries (.so) and one ctest entry per test.
+add_library(fake_nvml SHARED ${CMAKE_SOURCE_DIR}/tests/fakes/fake_nvml.cc)
+add_library(fake_cuda_nosymbol SHARED ${CMAKE_SOURCE_DIR}/tests/fakes/fake_cuda_nosymbol.cc)
+add_library(fake_cuda_misbehaving SHARED ${CMAKE_SOURCE_DIR}/tests/fakes/fake_cuda_misbehaving.cc)
+if(CUDAMATCH_SANITIZE OR CUDAMATCH_FUZZ)
+  # The fakes stand in for NVIDIA's uninstrumented C libraries: no sanitizer inside them (their
+  # declarations differ in type names from ours, and their crashes must be real signals).
+  foreach(fake fake_nvml fake_cuda_nosymbol fake_cuda_misbehaving)
+    target_compile_options(${fake} PRIVATE -fno-sanitize=all)
+  endforeach()
+endif()
+target_compile_definitions(cudamatch_tests PRIVATE
+  FAKE_NVML_LIBRARY="$<TARGET_FILE:fake_nvml>"
+  FAKE_CUDA_NOSYMBOL_LIBRARY="$<TARGET_FILE:fake_cuda_nosymbol>"
+  FAKE_CUDA_MISBEHAVING_LIBRARY="$<TARGET_FILE:fake_cuda_misbehaving>")
+add_dependencies(cudamatch_tests cudamatch fake_nvml fake_cuda_nosymbol fake_cuda_misbehaving)
+include(GoogleTest)
+gtest_discover_tests(cudamatch_tests DISCOVERY_TIMEOUT 60
+                     PROPERTIES ENVIRONMENT "CUDAMATCH_SOURCE_DIR=${CMAKE_SOURCE_DIR}")
+# The hostile machines and the filesystem once more with openat2 disabled: the component-by-
+# component resolution that kernels without it get.
+add_test(NAME hostile_without_openat2
+         COMMAND cudamatch_tests --gtest_filter=Hostile*:Safety*:RealFs*:Root*:Unreadable*:-Hostile.HundredThousandNvidiaPackages)
+set_tests_properties(hostile_without_openat2 PROPERTIES
+                     ENVIRONMENT "CUDAMATCH_SOURCE_DIR=${CMAKE_SOURCE_DIR};CUDAMATCH_NO_OPENAT2=1"
+                     TIMEOUT 600)
