@@ -75,7 +75,9 @@ std::string DriverSection(const Snapshot& s, const TextOptions& o) {
 std::string GpuSection(const Snapshot& s, const TextOptions& o) {
   Lang L = o.lang;
   if (s.gpus.empty()) {
-    const char* id = s.platform.os == Os::kWindows ? "doctor.gpus.windows_not_visible" : "doctor.gpus.none";
+    const char* id = s.platform.os != Os::kWindows ? "doctor.gpus.none"
+                     : s.root == "/"               ? "doctor.gpus.windows_nvml_none"  // this machine
+                                                   : "doctor.gpus.windows_not_visible";
     return Section("doctor.section.gpus", o) + "  " + Tr(L, id) + "\n";
   }
   std::vector<std::vector<std::string>> rows;
