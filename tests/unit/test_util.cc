@@ -52,7 +52,7 @@ std::string ReadAllFd(int fd) {
 
 std::vector<std::string> EmulatorCommand() {
   std::vector<std::string> words;
-  std::istringstream in(CUDAMATCH_EMULATOR);  // "" natively; "qemu-aarch64-static -L ..." cross
+  std::istringstream in(CUDAMATCH_EMULATOR);  // "" natively; "qemu-aarch64-static <loader> ..." cross
   for (std::string w; in >> w;) words.push_back(w);
   return words;
 }
