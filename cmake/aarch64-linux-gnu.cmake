@@ -14,7 +14,7 @@ set(CMAKE_CROSSCOMPILING_EMULATOR /usr/bin/qemu-aarch64-static
     /usr/aarch64-linux-gnu/lib/ld-linux-aarch64.so.1 --library-path /usr/aarch64-linux-gnu/lib)
 
 # Programs come from the build machine, libraries and headers from the target's directory.
-# fmt, nlohmann-json and CLI11 are used header-only, so their (architecture-free) headers and
+# fmt and nlohmann-json are used header-only, so their (architecture-free) headers and
 # CMake package files from the build machine serve; GoogleTest is built from Debian's source
 # package (/usr/src/googletest) with this compiler (CUDAMATCH_GTEST_SOURCE).
 set(CMAKE_FIND_ROOT_PATH /usr/aarch64-linux-gnu)

@@ -2,7 +2,6 @@
 #include <signal.h>
 #include <unistd.h>
 
-#include <algorithm>
 #include <map>
 
 #include "cli/common.h"
@@ -24,73 +23,39 @@ std::map<std::string, std::string> CaptureEnvironment() {
   return env;
 }
 
-const std::vector<std::string>& Subcommands() {
-  static const std::vector<std::string> kNames = {"doctor", "lookup", "table", "catalog", "plan", "check", "explain"};
-  return kNames;
-}
-
-// `cudamatch` alone, or with only options, runs doctor.
-std::vector<std::string> WithDefaultCommand(int argc, char** argv) {
-  std::vector<std::string> args(argv + 1, argv + argc);
-  for (const std::string& a : args) {
-    if (a == "-h" || a == "--help" || a == "--version") return args;
-    if (std::find(Subcommands().begin(), Subcommands().end(), a) != Subcommands().end()) return args;
-  }
-  args.insert(args.begin(), "doctor");
-  return args;
-}
-
-std::string DidYouMean(const std::string& word) {
-  if (word.empty() || word[0] == '-') return "";
-  for (const std::string& name : Subcommands()) {
-    if (EditDistance(word, name) <= 2) return " (did you mean '" + name + "'?)";
-  }
-  return "";
-}
-
 int Run(int argc, char** argv) {
-  CLI::App app{"cudamatch: which CUDA, driver, GPU and PyTorch versions fit together, and why"};
-  app.set_version_flag("--version", std::string("cudamatch ") + CUDAMATCH_VERSION);
-  app.require_subcommand(1, 1);
+  CommandLine cli("cudamatch", "cudamatch: which CUDA, driver, GPU and PyTorch versions fit together, and why");
   GlobalFlags flags;
-  AddGlobalFlags(app, flags);
+  AddGlobalFlags(cli.global(), flags);
   std::string generate;
-  app.add_option("--generate", generate, "Print the man page or a completion script: man, bash, zsh or fish")
-      ->group("");
-  std::map<std::string, RunFn> runs = {
-      {"doctor", RegisterDoctor(app)}, {"lookup", RegisterLookup(app)},   {"table", RegisterTable(app)},
-      {"catalog", RegisterCatalog(app)}, {"plan", RegisterPlan(app)},     {"check", RegisterCheck(app)},
-      {"explain", RegisterExplain(app)}};
-  for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) sub->fallthrough();
-  std::vector<std::string> args = WithDefaultCommand(argc, argv);
-  std::reverse(args.begin(), args.end());
-  try {
-    app.parse(args);
-  } catch (const CLI::CallForHelp& e) {
-    return app.exit(e);
-  } catch (const CLI::CallForAllHelp& e) {
-    return app.exit(e);
-  } catch (const CLI::CallForVersion& e) {
-    return app.exit(e);
-  } catch (const CLI::ExtrasError& e) {
-    std::string hint;
-    for (int i = 1; i < argc && hint.empty(); ++i) hint = DidYouMean(argv[i]);
-    return Fail(std::string(e.what()) + hint + "; see --help");
-  } catch (const CLI::ParseError& e) {
-    return Fail(std::string(e.what()) + "; see --help");
+  cli.global().Option("--generate", &generate, "KIND", "Print the man page or a completion script: man, bash, zsh or fish")
+      .hidden = true;
+  RegisterDoctor(cli);
+  RegisterLookup(cli);
+  RegisterTable(cli);
+  RegisterCatalog(cli);
+  RegisterPlan(cli);
+  RegisterCheck(cli);
+  RegisterExplain(cli);
+  auto line = ParseCommandLine(cli, std::vector<std::string>(argv + 1, argv + argc));
+  if (!line) return Fail(line.error() + "; see --help");
+  if (line->ask == ParsedLine::Ask::kVersion) {
+    Print(std::string("cudamatch ") + CUDAMATCH_VERSION + "\n");
+    return kExitOk;
+  }
+  if (line->ask == ParsedLine::Ask::kHelp) {
+    Print(HelpText(cli, line->command));
+    return kExitOk;
   }
   if (!generate.empty()) {
     auto kind = ParseGenerated(generate);
     if (!kind) return Fail(kind.error());
-    Print(Generate(DescribeCli(app), *kind, CUDAMATCH_VERSION));
+    Print(Generate(DescribeCli(cli), *kind, CUDAMATCH_VERSION));
     return kExitOk;
   }
   auto ctx = MakeContext(flags, CaptureEnvironment(), isatty(STDOUT_FILENO) == 1);
   if (!ctx) return Fail(ctx.error());
-  for (const auto& [name, run] : runs) {
-    if (app.got_subcommand(name)) return run(**ctx);
-  }
-  return Fail("no command given; see --help");
+  return line->command->run()(**ctx);
 }
 
 }  // namespace
