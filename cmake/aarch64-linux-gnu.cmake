@@ -6,12 +6,9 @@ set(CMAKE_SYSTEM_PROCESSOR aarch64)
 set(CMAKE_C_COMPILER aarch64-linux-gnu-gcc)
 set(CMAKE_CXX_COMPILER aarch64-linux-gnu-g++)
 set(CMAKE_LIBRARY_ARCHITECTURE aarch64-linux-gnu)
-# The target's libc, libstdc++ and loader live in /usr/aarch64-linux-gnu (libc6-dev-arm64-cross).
-# Programs start through that loader with --library-path rather than qemu's -L: with -L, qemu
-# looks up every absolute path in that directory first, "/" included, so a program that opens
-# "/" and then paths below it (the file layer does) would see the target directory instead.
-set(CMAKE_CROSSCOMPILING_EMULATOR /usr/bin/qemu-aarch64-static
-    /usr/aarch64-linux-gnu/lib/ld-linux-aarch64.so.1 --library-path /usr/aarch64-linux-gnu/lib)
+# The target's libc, libstdc++ and loader live in /usr/aarch64-linux-gnu (libc6-dev-arm64-cross);
+# programs start through that loader (qemu-aarch64.sh says why not qemu's -L).
+set(CMAKE_CROSSCOMPILING_EMULATOR ${CMAKE_CURRENT_LIST_DIR}/qemu-aarch64.sh)
 
 # Programs come from the build machine, libraries and headers from the target's directory.
 # fmt and nlohmann-json are used header-only, so their (architecture-free) headers and
