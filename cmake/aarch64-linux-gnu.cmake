@@ -6,11 +6,12 @@ set(CMAKE_SYSTEM_PROCESSOR aarch64)
 set(CMAKE_C_COMPILER aarch64-linux-gnu-gcc)
 set(CMAKE_CXX_COMPILER aarch64-linux-gnu-g++)
 set(CMAKE_LIBRARY_ARCHITECTURE aarch64-linux-gnu)
-# The target's libc, libstdc++ and loader live here (libc6-dev-arm64-cross).
-set(CMAKE_CROSSCOMPILING_EMULATOR /usr/bin/qemu-aarch64-static -L /usr/aarch64-linux-gnu)
+# The target's libc, libstdc++ and loader live in /usr/aarch64-linux-gnu (libc6-dev-arm64-cross);
+# programs start through that loader (qemu-aarch64.sh says why not qemu's -L).
+set(CMAKE_CROSSCOMPILING_EMULATOR ${CMAKE_CURRENT_LIST_DIR}/qemu-aarch64.sh)
 
 # Programs come from the build machine, libraries and headers from the target's directory.
-# fmt, nlohmann-json and CLI11 are used header-only, so their (architecture-free) headers and
+# fmt and nlohmann-json are used header-only, so their (architecture-free) headers and
 # CMake package files from the build machine serve; GoogleTest is built from Debian's source
 # package (/usr/src/googletest) with this compiler (CUDAMATCH_GTEST_SOURCE).
 set(CMAKE_FIND_ROOT_PATH /usr/aarch64-linux-gnu)

@@ -14,7 +14,7 @@
 # As root it runs apt-get; otherwise it prints the exact command to run and exits 1.
 set -euo pipefail
 
-build_pkgs=(cmake ninja-build g++ libcli11-dev nlohmann-json3-dev libfmt-dev libgtest-dev libgmock-dev)
+build_pkgs=(cmake ninja-build g++ nlohmann-json3-dev libfmt-dev libgtest-dev libgmock-dev)
 test_pkgs=(clang libclang-rt-14-dev libbenchmark-dev hyperfine strace)
 ship_pkgs=(python3 python3-build python3-venv dpkg-dev binutils g++-aarch64-linux-gnu qemu-user-static googletest
            man-db groff-base zsh fish binutils-mingw-w64-x86-64 g++-mingw-w64-x86-64-posix wine wine64)

@@ -17,7 +17,9 @@ namespace {
 
 using namespace catalog_internal;
 
-std::optional<Error> ParseInto(const TableSpec& spec, const CatalogFile& file, Catalog& c);
+// `sized` is told the number of rows before they are parsed.
+std::optional<Error> ParseInto(const TableSpec& spec, const CatalogFile& file, Catalog& c,
+                               const std::function<void(size_t)>& sized = nullptr);
 
 // Makes `member` parse `file` when first read: into a scratch catalog, whose table it takes.
 template <typename T>
@@ -25,7 +27,8 @@ DeferFn DeferTable(Table<T> Catalog::*member) {
   return [member](const TableSpec& spec, const CatalogFile& file, Catalog& c) {
     (c.*member).Defer([&spec, file, member] {
       Catalog scratch;
-      if (auto e = ParseInto(spec, file, scratch)) throw std::runtime_error("catalog: " + e->message);
+      auto sized = [&scratch, member](size_t rows) { (scratch.*member).reserve(rows); };
+      if (auto e = ParseInto(spec, file, scratch, sized)) throw std::runtime_error("catalog: " + e->message);
       return std::move(scratch.*member).Take();
     });
   };
@@ -216,9 +219,11 @@ std::vector<TableInfo> CountRows(const std::vector<CatalogFile>& files) {
   return out;
 }
 
-std::optional<Error> ParseInto(const TableSpec& spec, const CatalogFile& file, Catalog& c) {
+std::optional<Error> ParseInto(const TableSpec& spec, const CatalogFile& file, Catalog& c,
+                               const std::function<void(size_t)>& sized) {
   auto table = ParseTsv(spec.file, file.text, spec.header);
   if (!table) return Error{table.error()};
+  if (sized) sized(table->rows.size());
   VersionCache cache;
   for (const TsvRow& row : table->rows) {
     RowReader reader(*table, row, &cache);

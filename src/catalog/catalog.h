@@ -194,6 +194,10 @@ class Table {
     rows();
     rows_.push_back(std::move(row));
   }
+  void reserve(size_t n) {
+    rows();
+    rows_.reserve(n);
+  }
   std::vector<T> Take() && {
     rows();
     return std::move(rows_);

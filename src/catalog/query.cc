@@ -163,14 +163,32 @@ const DriverBranch* FindBranch(const Catalog& c, int branch) {
   return nullptr;
 }
 
+const DriverBranch* WindowsDriverBranch(const Catalog& c, const DriverVersion& driver) {
+  constexpr int kFirstWindowsBranch = 450;  // older Windows numbering is not covered
+  constexpr int kNewestBranchSpan = 10;     // past the newest branch: at most this far
+  const int major = driver.branch();
+  const DriverBranch* found = nullptr;
+  const DriverBranch* next = nullptr;
+  for (const DriverBranch& b : c.branches) {  // sorted by branch
+    if (b.branch < kFirstWindowsBranch) continue;
+    if (b.branch <= major) found = &b;
+    else if (next == nullptr) next = &b;
+  }
+  if (found == nullptr) return nullptr;
+  if (next == nullptr && major >= found->branch + kNewestBranchSpan) return nullptr;
+  return found;
+}
+
 DriverCuda MaxCudaForDriver(const Catalog& c, const DriverVersion& driver, Os os) {
   DriverCuda out;
-  if (os == Os::kLinux) {
-    if (const DriverBranch* b = FindBranch(c, driver.branch()); b && b->max_cuda) {
-      out.cuda = b->max_cuda;
-      out.from_branch_table = true;
-      return out;
-    }
+  const DriverBranch* b = os == Os::kLinux     ? FindBranch(c, driver.branch())
+                          : os == Os::kWindows ? WindowsDriverBranch(c, driver)
+                                               : nullptr;
+  if (b != nullptr && b->max_cuda) {
+    out.cuda = b->max_cuda;
+    out.from_branch_table = true;
+    out.branch = b->branch;
+    return out;
   }
   // The newest CUDA minor whose first release's minimum driver this driver meets. Toolkits are
   // sorted, so each minor's releases are adjacent.

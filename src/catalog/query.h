@@ -57,16 +57,24 @@ struct DriverRequirement {
 };
 DriverRequirement MinDriverFor(const Catalog& c, const CudaVersion& cuda, Os os);
 
-// The newest CUDA a driver serves (what nvidia-smi prints). Linux drivers use the branch table;
-// otherwise (Windows, or a branch the table lacks) the newest CUDA minor whose toolkit minimum
-// the driver meets, a lower bound when a newer minor's minimum is unknown.
+// The newest CUDA a driver serves (what nvidia-smi prints), from the branch table: a Linux driver
+// by its branch (535.104.05 is R535), a Windows driver by the branch its number falls in
+// (WindowsDriverBranch). Otherwise (a branch the table lacks, an older Windows driver) the newest
+// CUDA minor whose toolkit minimum the driver meets, a lower bound when a newer minor's minimum
+// is unknown.
 struct DriverCuda {
   std::optional<CudaVersion> cuda;
   bool from_branch_table = false;
+  int branch = 0;            // with from_branch_table
   bool lower_bound = false;  // "at least": a newer CUDA's requirement is unknown
 };
 DriverCuda MaxCudaForDriver(const Catalog& c, const DriverVersion& driver, Os os);
 const DriverBranch* FindBranch(const Catalog& c, int branch);
+// Windows drivers have numbers of their own: 566.36 is R565, 572.16 is R570, 475.14 is R470.
+// From R450 on, a Windows driver's major falls at or above its branch's number and below the
+// next branch's (catalog/NOTES.md, "Windows driver numbers"); nullptr below R450 or past the
+// newest branch.
+const DriverBranch* WindowsDriverBranch(const Catalog& c, const DriverVersion& driver);
 
 // How a driver runs code built with CUDA runtime `cuda`:
 //   kFull:        the driver serves this CUDA version (or newer);

@@ -34,6 +34,10 @@ Result<TsvTable> ParseTsv(std::string_view file, std::string_view text,
   std::vector<std::string_view> cells;
   cells.reserve(columns);
   std::vector<std::pair<int, size_t>> row_starts;  // line, offset into table.cells
+  // Sized once: the vectors never grow (and copy) while the rows are read.
+  size_t lines = static_cast<size_t>(std::count(text.begin(), text.end(), '\n')) + 1;
+  table.cells.reserve(lines * columns);
+  row_starts.reserve(lines);
   while (!text.empty()) {
     size_t nl = text.find('\n');
     std::string_view line = text.substr(0, nl);

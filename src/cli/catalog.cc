@@ -4,13 +4,12 @@
 
 namespace cudamatch {
 
-RunFn RegisterCatalog(CLI::App& app) {
-  app.add_subcommand("catalog", "The embedded data: its date, tables and sources");
-  return [](Context& ctx) {
+void RegisterCatalog(CommandLine& cli) {
+  cli.Add("catalog", "The embedded data: its date, tables and sources", [](Context& ctx) {
     if (ctx.flags.json) Print(JsonText(CatalogJson(ctx.catalog)));
     else Print(RenderCatalog(ctx.catalog, ctx.text()));
     return static_cast<int>(kExitOk);
-  };
+  });
 }
 
 }  // namespace cudamatch

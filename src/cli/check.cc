@@ -46,13 +46,13 @@ int RunCheck(const CheckOptions& opt, Context& ctx) {
 
 }  // namespace
 
-RunFn RegisterCheck(CLI::App& app) {
+void RegisterCheck(CommandLine& cli) {
   auto opt = std::make_shared<CheckOptions>();
-  CLI::App* sub = app.add_subcommand("check", "Check version pins against each other and against a machine");
-  sub->add_option("pins", opt->pins, "torch==1.13.0 torchvision==0.14.0 ...");
-  sub->add_option("-r,--requirement", opt->requirements, "A requirements file");
-  AddSpecOptions(*sub, opt->spec);
-  return [opt](Context& ctx) { return RunCheck(*opt, ctx); };
+  Command& sub = cli.Add("check", "Check version pins against each other and against a machine",
+                         [opt](Context& ctx) { return RunCheck(*opt, ctx); });
+  sub.Positionals("pins", &opt->pins, "torch==1.13.0 torchvision==0.14.0 ...");
+  sub.Option("-r,--requirement", &opt->requirements, "FILE", "A requirements file");
+  AddSpecOptions(sub, opt->spec);
 }
 
 }  // namespace cudamatch

@@ -15,14 +15,14 @@ namespace {
 constexpr size_t kCatalogTableCap = 16 << 20;
 }  // namespace
 
-void AddGlobalFlags(CLI::App& app, GlobalFlags& flags) {
-  app.add_flag("--json", flags.json, "Print one JSON object (schema in docs/json.md)");
-  app.add_option("--lang", flags.lang, "Language of human output: en or zh (default: from LANG)");
-  app.add_option("--color", flags.color, "auto, always or never (NO_COLOR is honoured)");
-  app.add_option("--catalog", flags.catalog_dir, "Read catalog TSV files from DIR instead of the built-in copy");
-  app.add_flag("-v,--verbose", flags.verbose, "Show the evidence trail: every source tried");
-  app.add_option("--os", flags.os, "Answer for linux, windows or macos (default: linux)");
-  app.add_option("--arch", flags.arch, "Answer for x86_64 or aarch64 (default: this machine)");
+void AddGlobalFlags(Command& global, GlobalFlags& flags) {
+  global.Flag("--json", &flags.json, "Print one JSON object (schema in docs/json.md)");
+  global.Option("--lang", &flags.lang, "LANG", "Language of human output: en or zh (default: from LANG)");
+  global.Option("--color", &flags.color, "WHEN", "auto, always or never (NO_COLOR is honoured)");
+  global.Option("--catalog", &flags.catalog_dir, "DIR", "Read catalog TSV files from DIR instead of the built-in copy");
+  global.Flag("-v,--verbose", &flags.verbose, "Show the evidence trail: every source tried");
+  global.Option("--os", &flags.os, "OS", "Answer for linux, windows or macos (default: linux)");
+  global.Option("--arch", &flags.arch, "ARCH", "Answer for x86_64 or aarch64 (default: this machine)");
 }
 
 Result<Catalog> LoadCatalog(const std::string& dir) {

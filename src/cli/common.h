@@ -6,8 +6,7 @@
 #include <memory>
 #include <string>
 
-#include <CLI/CLI.hpp>
-
+#include "cli/args.h"
 #include "catalog/catalog.h"
 #include "core/platform.h"
 #include "report/i18n.h"
@@ -44,22 +43,21 @@ struct Context {
 };
 
 // Adds --json, --lang, --color, --catalog, -v, --os, --arch to a command.
-void AddGlobalFlags(CLI::App& app, GlobalFlags& flags);
+void AddGlobalFlags(Command& global, GlobalFlags& flags);
 // Loads the catalog (embedded, each file overridable from --catalog DIR) and resolves the rest.
 Result<std::unique_ptr<Context>> MakeContext(const GlobalFlags& flags, std::map<std::string, std::string> env,
                                              bool stdout_is_tty);
 // Reads the catalog: embedded tables, with files from `dir` (when set) taking their place.
 Result<Catalog> LoadCatalog(const std::string& dir);
 
-// Subcommands: each registers its options and returns the function that runs it.
-using RunFn = std::function<int(Context&)>;
-RunFn RegisterDoctor(CLI::App& app);
-RunFn RegisterLookup(CLI::App& app);
-RunFn RegisterTable(CLI::App& app);
-RunFn RegisterCatalog(CLI::App& app);
-RunFn RegisterPlan(CLI::App& app);
-RunFn RegisterCheck(CLI::App& app);
-RunFn RegisterExplain(CLI::App& app);
+// Commands: each declares itself, its options and what runs it.
+void RegisterDoctor(CommandLine& cli);
+void RegisterLookup(CommandLine& cli);
+void RegisterTable(CommandLine& cli);
+void RegisterCatalog(CommandLine& cli);
+void RegisterPlan(CommandLine& cli);
+void RegisterCheck(CommandLine& cli);
+void RegisterExplain(CommandLine& cli);
 
 // Writes to stdout, control characters escaped (colour sequences kept only when colour is on) and
 // credentials in URLs redacted; errors go to stderr as "cudamatch: error: ...", the same way.

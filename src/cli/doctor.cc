@@ -20,11 +20,11 @@ int RunDoctor(const MachineOptions& opt, Context& ctx) {
 
 }  // namespace
 
-RunFn RegisterDoctor(CLI::App& app) {
+void RegisterDoctor(CommandLine& cli) {
   auto opt = std::make_shared<MachineOptions>();
-  CLI::App* sub = app.add_subcommand("doctor", "Inspect this machine (or an image with --root) and report problems");
-  AddMachineOptions(*sub, *opt);
-  return [opt](Context& ctx) { return RunDoctor(*opt, ctx); };
+  Command& sub = cli.Add("doctor", "Inspect this machine (or an image with --root) and report problems",
+                         [opt](Context& ctx) { return RunDoctor(*opt, ctx); });
+  AddMachineOptions(sub, *opt);
 }
 
 }  // namespace cudamatch

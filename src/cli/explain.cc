@@ -5,11 +5,9 @@
 
 namespace cudamatch {
 
-RunFn RegisterExplain(CLI::App& app) {
+void RegisterExplain(CommandLine& cli) {
   auto topic = std::make_shared<std::string>();
-  CLI::App* sub = app.add_subcommand("explain", "Driver CUDA vs toolkit vs PyTorch's CUDA, and the other rules, explained");
-  sub->add_option("topic", *topic, "A topic; without one, the list");
-  return [topic](Context& ctx) {
+  RunFn run = [topic](Context& ctx) {
     if (!topic->empty() && !IsExplainTopic(*topic)) {
       return Fail("unknown topic " + Quote(*topic) + ExplainDidYouMean(*topic) + "; run `cudamatch explain` for the list");
     }
@@ -17,6 +15,9 @@ RunFn RegisterExplain(CLI::App& app) {
     else Print(RenderExplain(*topic, ctx.text()));
     return static_cast<int>(kExitOk);
   };
+  Command& sub = cli.Add("explain", "Driver CUDA vs toolkit vs PyTorch's CUDA, and the other rules, explained",
+                         std::move(run));
+  sub.Positional("topic", topic.get(), "A topic; without one, the list");
 }
 
 }  // namespace cudamatch

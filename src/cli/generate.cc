@@ -10,21 +10,20 @@ namespace cudamatch {
 
 namespace {
 
-OptionDoc DescribeOption(const CLI::Option& opt) {
+OptionDoc DescribeOption(const Arg& arg) {
   OptionDoc d;
-  for (const std::string& s : opt.get_snames()) d.names.push_back("-" + s);
-  for (const std::string& l : opt.get_lnames()) d.names.push_back("--" + l);
-  if (d.names.empty()) d.value = opt.get_name();
-  else if (opt.get_type_size() != 0) d.value = opt.get_type_name();
-  d.help = opt.get_description();
+  if (!arg.short_name.empty()) d.names.push_back("-" + std::string(arg.short_name));
+  if (!arg.positional() && !arg.long_name.empty()) d.names.push_back("--" + std::string(arg.long_name));
+  d.value = arg.value;
+  d.help = arg.help;
   return d;
 }
 
-std::vector<OptionDoc> DescribeOptions(const CLI::App& app) {
+std::vector<OptionDoc> DescribeOptions(const Command& command) {
   std::vector<OptionDoc> positionals, named;
-  for (const CLI::Option* opt : app.get_options()) {
-    if (opt->get_group().empty()) continue;  // hidden
-    (opt->nonpositional() ? named : positionals).push_back(DescribeOption(*opt));
+  for (const Arg& arg : command.args()) {
+    if (arg.hidden) continue;
+    (arg.positional() ? positionals : named).push_back(DescribeOption(arg));
   }
   positionals.insert(positionals.end(), named.begin(), named.end());
   return positionals;
@@ -100,15 +99,14 @@ Result<Generated> ParseGenerated(std::string_view name) {
   return Err("--generate takes man, bash, zsh or fish, not " + Quote(name));
 }
 
-CliDoc DescribeCli(CLI::App& app) {
+CliDoc DescribeCli(const CommandLine& cli) {
   CliDoc doc;
-  doc.name = app.get_name().empty() ? "cudamatch" : app.get_name();
-  doc.help = app.get_description();
+  doc.name = cli.global().name();
+  doc.help = cli.global().help();
   if (StartsWith(doc.help, doc.name + ": ")) doc.help = doc.help.substr(doc.name.size() + 2);
-  doc.globals = DescribeOptions(app);
-  for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) {
-    if (sub->get_group().empty()) continue;
-    doc.commands.push_back(CommandDoc{sub->get_name(), sub->get_description(), DescribeOptions(*sub)});
+  doc.globals = DescribeOptions(cli.global());
+  for (const auto& c : cli.commands()) {
+    doc.commands.push_back(CommandDoc{std::string(c->name()), std::string(c->help()), DescribeOptions(*c)});
   }
   return doc;
 }

@@ -1,5 +1,5 @@
-// The man page and the shell completions, generated from the same CLI11 declaration that parses
-// the arguments and prints --help, so the three never disagree. `cudamatch --generate KIND`
+// The man page and the shell completions, generated from the same command table that parses the
+// arguments and prints --help, so the three never disagree. `cudamatch --generate KIND`
 // prints one of them; the build writes them next to the binary and `cmake --install` installs them.
 #pragma once
 
@@ -7,8 +7,7 @@
 #include <string_view>
 #include <vector>
 
-#include <CLI/CLI.hpp>
-
+#include "cli/args.h"
 #include "core/result.h"
 
 namespace cudamatch {
@@ -38,8 +37,8 @@ struct CliDoc {
   std::vector<CommandDoc> commands;
 };
 
-// Reads the declaration; options in CLI11's hidden group ("") are left out.
-CliDoc DescribeCli(CLI::App& app);
+// Reads the declaration; hidden options are left out.
+CliDoc DescribeCli(const CommandLine& cli);
 
 std::string GenerateMan(const CliDoc& doc, std::string_view version);
 std::string GenerateBash(const CliDoc& doc);

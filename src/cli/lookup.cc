@@ -37,13 +37,14 @@ int RunLookup(const LookupOptions& opt, Context& ctx) {
 
 }  // namespace
 
-RunFn RegisterLookup(CLI::App& app) {
+void RegisterLookup(CommandLine& cli) {
   auto opt = std::make_shared<LookupOptions>();
-  CLI::App* sub = app.add_subcommand("lookup", "Everything known about one torch/torchvision/torchaudio/CUDA/driver/GPU");
-  sub->add_option("entity", opt->args, "torch==2.3.1, torchvision==0.18.1, cuda==12.4, driver==550.54.14, gpu \"RTX 3090\"")
-      ->required();
-  sub->add_option("--mirror", opt->mirror, "Name or URL of a mirror from mirrors.tsv for the install commands");
-  return [opt](Context& ctx) { return RunLookup(*opt, ctx); };
+  Command& sub = cli.Add("lookup", "Everything known about one torch/torchvision/torchaudio/CUDA/driver/GPU",
+                         [opt](Context& ctx) { return RunLookup(*opt, ctx); });
+  sub.Positionals("entity", &opt->args,
+                  "torch==2.3.1, torchvision==0.18.1, cuda==12.4, driver==550.54.14, gpu \"RTX 3090\"")
+      .required = true;
+  sub.Option("--mirror", &opt->mirror, "MIRROR", "Name or URL of a mirror from mirrors.tsv for the install commands");
 }
 
 }  // namespace cudamatch

@@ -8,28 +8,19 @@
 
 namespace cudamatch {
 
-void AddRootOption(CLI::App& sub, MachineOptions& opt, const std::string& help) {
-  sub.add_option_function<std::string>(
-         "--root",
-         [&opt](const std::string& value) {
-           opt.root = value;
-           opt.root_given = true;
-         },
-         help)
-      ->type_name("DIR");
+void AddRootOption(Command& sub, MachineOptions& opt, std::string_view help) {
+  sub.Option("--root", &opt.root, "DIR", help).on_value = [&opt](const std::string&) { opt.root_given = true; };
 }
 
-void AddDriverTimeoutOption(CLI::App& sub, MachineOptions& opt) {
-  sub.add_option("--driver-timeout", opt.driver_timeout,
-                 "Seconds a call into the NVIDIA libraries may take before it is abandoned (default 2; "
-                 "CUDAMATCH_DRIVER_TIMEOUT)")
-      ->type_name("SECONDS");
+void AddDriverTimeoutOption(Command& sub, MachineOptions& opt) {
+  sub.Option("--driver-timeout", &opt.driver_timeout, "SECONDS",
+             "Seconds a call into the NVIDIA libraries may take before it is abandoned (default 2; "
+             "CUDAMATCH_DRIVER_TIMEOUT)");
 }
 
-void AddMachineOptions(CLI::App& sub, MachineOptions& opt) {
+void AddMachineOptions(Command& sub, MachineOptions& opt) {
   AddRootOption(sub, opt, "Inspect the machine image under DIR (nothing of this host is loaded)");
-  sub.add_option("--python", opt.pythons, "Also inspect this interpreter or environment (repeatable)")
-      ->allow_extra_args(false);
+  sub.Repeated("--python", &opt.pythons, "PYTHON", "Also inspect this interpreter or environment (repeatable)");
   AddDriverTimeoutOption(sub, opt);
 }
 
@@ -42,7 +33,7 @@ Result<int> DriverTimeoutMs(const std::string& flag, const std::string& env) {
   if (end == text.c_str() || *end != '\0' || !std::isfinite(seconds) || seconds <= 0 || seconds > 600) {
     return Err(std::string(what) + " must be a number of seconds above 0 and at most 600, not " + Quote(text));
   }
-  return std::max(1, static_cast<int>(std::lround(seconds * 1000)));
+  return std::max(1, static_cast<int>(seconds * 1000 + 0.5));  // rounded: seconds is above 0
 }
 
 namespace {

@@ -26,9 +26,9 @@ struct MachineProbe {
   Snapshot snapshot;
 };
 
-void AddRootOption(CLI::App& sub, MachineOptions& opt, const std::string& help);
-void AddDriverTimeoutOption(CLI::App& sub, MachineOptions& opt);
-void AddMachineOptions(CLI::App& sub, MachineOptions& opt);
+void AddRootOption(Command& sub, MachineOptions& opt, std::string_view help);
+void AddDriverTimeoutOption(Command& sub, MachineOptions& opt);
+void AddMachineOptions(Command& sub, MachineOptions& opt);
 // An error (a usage error: exit 2) when --root does not name an image directory.
 Result<MachineProbe> ProbeMachine(const MachineOptions& opt, const Context& ctx);
 

@@ -5,11 +5,9 @@
 
 namespace cudamatch {
 
-RunFn RegisterPlan(CLI::App& app) {
+void RegisterPlan(CommandLine& cli) {
   auto opt = std::make_shared<SpecOptions>();
-  CLI::App* sub = app.add_subcommand("plan", "The torch, torchvision and torchaudio that fit a machine, and how to install them");
-  AddSpecOptions(*sub, *opt);
-  return [opt](Context& ctx) {
+  RunFn run = [opt](Context& ctx) {
     auto spec = BuildSpec(*opt, ctx);
     if (!spec) return Fail(spec.error(), SpecErrorExit(spec.err()));
     Plan plan = MakePlan(ctx.catalog, *spec);
@@ -17,6 +15,9 @@ RunFn RegisterPlan(CLI::App& app) {
     else Print(RenderPlan(plan, *spec, ctx.text()));
     return plan.release ? static_cast<int>(kExitOk) : static_cast<int>(kExitFindings);
   };
+  Command& sub = cli.Add("plan", "The torch, torchvision and torchaudio that fit a machine, and how to install them",
+                         std::move(run));
+  AddSpecOptions(sub, *opt);
 }
 
 }  // namespace cudamatch

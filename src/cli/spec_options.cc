@@ -6,19 +6,18 @@
 
 namespace cudamatch {
 
-void AddSpecOptions(CLI::App& sub, SpecOptions& opt) {
+void AddSpecOptions(Command& sub, SpecOptions& opt) {
   AddRootOption(sub, opt.machine, "Probe the machine image under DIR");
   AddDriverTimeoutOption(sub, opt.machine);
-  sub.add_option("--driver", opt.driver, "Driver version, e.g. 470.82.01 (instead of this machine's)");
-  sub.add_option("--cuda-max", opt.cuda_max, "The CUDA version the driver serves (nvidia-smi), e.g. 12.2");
-  sub.add_option("--gpu", opt.gpus, "GPU name, e.g. \"RTX 3090\" (repeatable: every GPU must be served)")
-      ->allow_extra_args(false);
-  sub.add_option("--cc", opt.ccs, "Compute capability, e.g. 8.6 (repeatable)")->allow_extra_args(false);
-  sub.add_option("--python", opt.python, "Python version (3.10) or an interpreter/environment path");
-  sub.add_option("--torch", opt.torch, "Torch versions to consider, e.g. \"==1.13.*\" or latest");
-  sub.add_option("--with", opt.with, "Companions: torchvision,torchaudio (or none)");
-  sub.add_option("--mirror", opt.mirror, "A mirror from mirrors.tsv (name or URL) for the commands");
-  sub.add_flag("--no-detect", opt.no_detect, "Describe the machine by flags only; probe nothing");
+  sub.Option("--driver", &opt.driver, "VERSION", "Driver version, e.g. 470.82.01 (instead of this machine's)");
+  sub.Option("--cuda-max", &opt.cuda_max, "X.Y", "The CUDA version the driver serves (nvidia-smi), e.g. 12.2");
+  sub.Repeated("--gpu", &opt.gpus, "NAME", "GPU name, e.g. \"RTX 3090\" (repeatable: every GPU must be served)");
+  sub.Repeated("--cc", &opt.ccs, "X.Y", "Compute capability, e.g. 8.6 (repeatable)");
+  sub.Option("--python", &opt.python, "PYTHON", "Python version (3.10) or an interpreter/environment path");
+  sub.Option("--torch", &opt.torch, "SPEC", "Torch versions to consider, e.g. \"==1.13.*\" or latest");
+  sub.Option("--with", &opt.with, "LIST", "Companions: torchvision,torchaudio (or none)");
+  sub.Option("--mirror", &opt.mirror, "MIRROR", "A mirror from mirrors.tsv (name or URL) for the commands");
+  sub.Flag("--no-detect", &opt.no_detect, "Describe the machine by flags only; probe nothing");
 }
 
 namespace {

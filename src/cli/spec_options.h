@@ -25,7 +25,7 @@ struct SpecOptions {
   bool no_detect = false;
 };
 
-void AddSpecOptions(CLI::App& sub, SpecOptions& opt);
+void AddSpecOptions(Command& sub, SpecOptions& opt);
 Result<MachineSpec> BuildSpec(const SpecOptions& opt, const Context& ctx);
 // The exit code for a BuildSpec error: "not found" (1) when a --gpu names no GPU the catalog
 // knows, as `lookup gpu` answers; a usage error (2) otherwise.

@@ -36,14 +36,14 @@ int RunTable(const TableOptions& opt, Context& ctx) {
 
 }  // namespace
 
-RunFn RegisterTable(CLI::App& app) {
+void RegisterTable(CommandLine& cli) {
   auto opt = std::make_shared<TableOptions>();
-  CLI::App* sub = app.add_subcommand("table", "A whole correspondence table: torch, cuda, driver or gpu");
-  sub->add_option("which", opt->which, "torch, cuda, driver or gpu")->required();
-  sub->add_option("--since", opt->since, "Only rows from this version on");
-  sub->add_option("--cuda", opt->cuda, "torch: only releases with wheels for this CUDA");
-  sub->add_option("--cc", opt->cc, "gpu: only GPUs of this compute capability");
-  return [opt](Context& ctx) { return RunTable(*opt, ctx); };
+  Command& sub = cli.Add("table", "A whole correspondence table: torch, cuda, driver or gpu",
+                         [opt](Context& ctx) { return RunTable(*opt, ctx); });
+  sub.Positional("which", &opt->which, "torch, cuda, driver or gpu").required = true;
+  sub.Option("--since", &opt->since, "VERSION", "Only rows from this version on");
+  sub.Option("--cuda", &opt->cuda, "X.Y", "torch: only releases with wheels for this CUDA");
+  sub.Option("--cc", &opt->cc, "X.Y", "gpu: only GPUs of this compute capability");
 }
 
 }  // namespace cudamatch

@@ -20,7 +20,7 @@ std::string Line(const TorchRelease& t) { return std::to_string(t.torch.Part(0))
 
 // Higher is better: full driver support over minor-version compatibility; with the driver
 // unknown, PyPI's default variant (what most users get); then the newer CUDA.
-std::tuple<int, bool, CudaVersion> Rank(DriverFit fit, const TorchRelease& t, const TorchVariant& v, const Platform& p) {
+std::tuple<int, bool, CudaVersion> Rank(DriverFit fit, const TorchVariant& v) {
   int driver_rank = fit == DriverFit::kFull ? 2 : fit == DriverFit::kUnknown ? 1 : 0;
   bool preferred = fit == DriverFit::kUnknown && v.pypi_default;
   return {driver_rank, preferred, v.variant.cuda.value_or(CudaVersion{})};
@@ -60,8 +60,7 @@ std::optional<Choice> BestVariant(const Catalog& c, const MachineSpec& spec, con
       continue;
     }
     choice.fit = v->variant.is_cuda() ? DriverFitFor(c, spec, *v) : DriverFit::kUnknown;
-    if (!best || (v->variant.is_cuda() && Rank(choice.fit, t, *v, spec.platform) >
-                                              Rank(best->fit, t, *best->variant, spec.platform))) {
+    if (!best || (v->variant.is_cuda() && Rank(choice.fit, *v) > Rank(best->fit, *best->variant))) {
       best = choice;
     }
   }

@@ -237,8 +237,8 @@ std::pair<std::string, std::string> PosixActivePrefix(const ProbeInput& in) {
       if (!version.empty() && version != "system") return {root + "/versions/" + version, "pyenv version"};
       continue;
     }
-    for (const std::string& name : {"python", "python3"}) {
-      if (auto c = FromExecutable(*in.fs, dir + "/" + name, "PATH")) return {c->prefix, "PATH"};
+    for (std::string_view name : {"python", "python3"}) {
+      if (auto c = FromExecutable(*in.fs, dir + "/" + std::string(name), "PATH")) return {c->prefix, "PATH"};
     }
   }
   return {"", ""};

@@ -70,6 +70,11 @@ void DriverCudaFromCatalog(const ProbeInput& in, DriverInfo& d, Trail& trail) {
   DriverCuda served = MaxCudaForDriver(*in.catalog, *d.userspace_version, Os::kWindows);
   if (!served.cuda) return;
   d.cuda = served.cuda;
+  if (served.from_branch_table) {
+    d.cuda_source = "catalog: driver branch " + std::to_string(served.branch);
+    trail.Found("catalog:driver_branches.tsv", served.cuda->MajorMinor());
+    return;
+  }
   d.cuda_source = std::string("catalog: Windows driver minimums of the CUDA toolkits") + (served.lower_bound ? " (at least)" : "");
   trail.Found("catalog:cuda_toolkits.tsv", served.cuda->MajorMinor());
 }

@@ -42,18 +42,32 @@ std::string Unescape(std::string_view text) {
   return out;
 }
 
-using Table = std::map<std::string, std::string, std::less<>>;
+// Id and text of each message, sorted by id; views into EmbeddedMessages(lang), which lives on.
+using Table = std::vector<std::pair<std::string_view, std::string_view>>;
 
 Table BuildTable(Lang lang) {
+  const std::vector<MessageEntry>& entries = EmbeddedMessages(lang);
   Table table;
-  for (const MessageEntry& e : EmbeddedMessages(lang)) table.emplace(e.id, e.text);
+  table.reserve(entries.size());
+  for (const MessageEntry& e : entries) table.emplace_back(e.id, e.text);
+  std::stable_sort(table.begin(), table.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
   return table;
 }
 
+// Only the language asked for is read.
 const Table& TableFor(Lang lang) {
+  if (lang == Lang::kZh) {
+    static const Table zh = BuildTable(Lang::kZh);
+    return zh;
+  }
   static const Table en = BuildTable(Lang::kEn);
-  static const Table zh = BuildTable(Lang::kZh);
-  return lang == Lang::kZh ? zh : en;
+  return en;
+}
+
+// The text of `id` (its first entry), or nullptr.
+const std::string_view* FindText(const Table& table, std::string_view id) {
+  auto it = std::lower_bound(table.begin(), table.end(), id, [](const auto& e, std::string_view key) { return e.first < key; });
+  return it != table.end() && it->first == id ? &it->second : nullptr;
 }
 
 }  // namespace
@@ -101,14 +115,16 @@ std::vector<MessageEntry> LoadEmbedded(std::string_view file) {
 }  // namespace
 
 const std::vector<MessageEntry>& EmbeddedMessages(Lang lang) {
+  if (lang == Lang::kZh) {
+    static const std::vector<MessageEntry> zh = LoadEmbedded("zh.tsv");
+    return zh;
+  }
   static const std::vector<MessageEntry> en = LoadEmbedded("en.tsv");
-  static const std::vector<MessageEntry> zh = LoadEmbedded("zh.tsv");
-  return lang == Lang::kZh ? zh : en;
+  return en;
 }
 
 bool HasMessage(Lang lang, std::string_view id) {
-  const Table& t = TableFor(lang);
-  return t.find(id) != t.end();
+  return FindText(TableFor(lang), id) != nullptr;
 }
 
 std::string Tr(Lang lang, std::string_view id, MsgArgs args) {
@@ -123,10 +139,9 @@ std::string Labelled(Lang lang, std::string_view label_id, const std::string& te
 }
 
 std::string TrArgs(Lang lang, std::string_view id, const std::vector<std::pair<std::string, std::string>>& args) {
-  const Table& table = TableFor(lang);
-  auto it = table.find(id);
-  if (it == table.end()) return "[" + std::string(id) + "]";
-  const std::string& text = it->second;
+  const std::string_view* found = FindText(TableFor(lang), id);
+  if (found == nullptr) return "[" + std::string(id) + "]";
+  std::string_view text = *found;
   std::string out;
   out.reserve(text.size() + 32);
   size_t i = 0;

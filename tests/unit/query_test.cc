@@ -86,11 +86,40 @@ TEST(Query, Driver4708201ServesCuda114) {
   EXPECT_EQ(MaxCudaForDriver(TheCatalog(), D("535.104.05"), Os::kLinux).cuda->MajorMinor(), "12.2");
 }
 
-TEST(Query, WindowsDriverUsesToolkitMinima) {
-  DriverCuda d = MaxCudaForDriver(TheCatalog(), D("551.61"), Os::kWindows);
-  ASSERT_TRUE(d.cuda);
-  EXPECT_EQ(d.cuda->MajorMinor(), "12.4");
-  EXPECT_FALSE(d.from_branch_table);
+// What Windows nvidia-smi printed as "CUDA Version" for these drivers, in public reports
+// (catalog/NOTES.md, "Windows driver numbers", lists them with their addresses).
+TEST(Query, WindowsDriverNumbersMapToTheirBranch) {
+  const std::vector<std::pair<const char*, const char*>> seen = {
+      {"451.48", "11.0"},  // NVIDIA data center release notes 450.51.05 (Windows 451.48), CUDA 11.0
+      {"461.72", "11.2"},  // pytorch/pytorch#68611
+      {"517.48", "11.7"},  // microsoft/WSL#9134
+      {"537.70", "12.2"},  // ollama/ollama#4270
+      {"546.33", "12.3"},  // ollama/ollama#1929
+      {"555.85", "12.5"},  // ollama/ollama#4726
+      {"565.90", "12.7"},  // ollama/ollama#4726
+      {"572.70", "12.8"},  // Dao-AILab/flash-attention#1563
+      {"576.80", "12.9"},  // ollama/ollama#16957
+      {"582.08", "13.0"},  // ollama/ollama#13593
+      {"591.59", "13.1"},  // ollama/ollama#13536
+      {"616.92", "13.4"},  // ollama/ollama#18581
+  };
+  for (const auto& [driver, cuda] : seen) {
+    DriverCuda d = MaxCudaForDriver(TheCatalog(), D(driver), Os::kWindows);
+    ASSERT_TRUE(d.cuda) << driver;
+    EXPECT_EQ(d.cuda->MajorMinor(), cuda) << driver;
+    EXPECT_TRUE(d.from_branch_table) << driver;
+  }
+  EXPECT_EQ(WindowsDriverBranch(TheCatalog(), D("566.36"))->branch, 565);
+  EXPECT_EQ(WindowsDriverBranch(TheCatalog(), D("475.14"))->branch, 470) << "no R475: still R470";
+}
+
+TEST(Query, WindowsDriversOutsideTheBranchRuleUseToolkitMinima) {
+  EXPECT_EQ(WindowsDriverBranch(TheCatalog(), D("442.50")), nullptr) << "before R450 the rule is not established";
+  DriverCuda old = MaxCudaForDriver(TheCatalog(), D("442.50"), Os::kWindows);
+  ASSERT_TRUE(old.cuda);
+  EXPECT_FALSE(old.from_branch_table);
+  EXPECT_EQ(old.cuda->MajorMinor(), "10.2");
+  EXPECT_EQ(WindowsDriverBranch(TheCatalog(), D("700.10")), nullptr) << "far past the newest branch";
 }
 
 TEST(Query, DriverFitDistinguishesFullMinorCompatAndTooOld) {

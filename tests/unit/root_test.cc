@@ -65,6 +65,7 @@ bool HaveStrace() { return std::system("strace -V >/dev/null 2>&1") == 0; }
 
 TEST(Root, TraceShowsNothingOutsideTheRootIsOpenedLoadedOrStarted) {
   if (!HaveStrace()) GTEST_SKIP() << "strace is not installed (scripts/setup.sh --test installs it)";
+  if (!testing::EmulatorCommand().empty()) GTEST_SKIP() << "under qemu-user, strace sees the emulator's own system calls";
   TempDir t;
   std::string root = t.Mkdir("image");
   std::filesystem::copy(testing::SourceDir() + "/tests/fixtures/machines/gpu-server/root", root,
@@ -100,6 +101,7 @@ TEST(Root, TraceShowsNothingOutsideTheRootIsOpenedLoadedOrStarted) {
 
 TEST(Root, TraceShowsOnlyTheWatchedChildOnThisMachine) {
   if (!HaveStrace()) GTEST_SKIP() << "strace is not installed (scripts/setup.sh --test installs it)";
+  if (!testing::EmulatorCommand().empty()) GTEST_SKIP() << "under qemu-user, strace sees the emulator's own system calls";
   TempDir t;
   t.Symlink(FAKE_CUDA_MISBEHAVING_LIBRARY, "lib/libcuda.so.1");
   std::vector<std::string> lines = Trace(t, {"doctor", "--json"}, {"LANG=C.UTF-8", "LD_LIBRARY_PATH=" + t.path() + "/lib"});

@@ -30,7 +30,7 @@ std::string ReadSource(const std::string& relative) {
 
 std::vector<std::string> EmulatorCommand() {
   std::vector<std::string> words;
-  std::istringstream in(CUDAMATCH_EMULATOR);  // "" natively; "qemu-aarch64-static -L ..." cross
+  std::istringstream in(CUDAMATCH_EMULATOR);  // "" natively; "qemu-aarch64-static <loader> ..." cross
   for (std::string w; in >> w;) words.push_back(w);
   return words;
 }

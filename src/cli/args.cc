@@ -1,0 +1,328 @@
+#include "cli/args.h"
+
+#include <algorithm>
+#include <cctype>
+#include <optional>
+
+#include "core/text.h"
+
+namespace cudamatch {
+
+std::string Arg::Names() const {
+  if (positional()) return std::string(long_name);
+  std::string out;
+  if (!short_name.empty()) out = "-" + std::string(short_name);
+  if (!long_name.empty()) out += (out.empty() ? "--" : ", --") + std::string(long_name);
+  return out;
+}
+
+Arg& Command::Add(Arg::Kind kind, std::string_view names, std::string_view help) {
+  Arg& a = args_.emplace_back();
+  a.kind = kind;
+  a.help = help;
+  if (a.positional()) {
+    a.long_name = names;
+    return a;
+  }
+  for (std::string_view n : Split(names, ',')) {
+    if (StartsWith(n, "--")) a.long_name = n.substr(2);
+    else if (StartsWith(n, "-")) a.short_name = n.substr(1);
+  }
+  return a;
+}
+
+Arg& Command::Flag(std::string_view names, bool* target, std::string_view help) {
+  Arg& a = Add(Arg::Kind::kFlag, names, help);
+  a.flag = target;
+  return a;
+}
+
+Arg& Command::Option(std::string_view names, std::string* target, std::string_view value, std::string_view help) {
+  Arg& a = Add(Arg::Kind::kValue, names, help);
+  a.text = target;
+  a.value = value;
+  return a;
+}
+
+Arg& Command::Repeated(std::string_view names, std::vector<std::string>* target, std::string_view value,
+                       std::string_view help) {
+  Arg& a = Add(Arg::Kind::kRepeated, names, help);
+  a.list = target;
+  a.value = value;
+  return a;
+}
+
+Arg& Command::Positional(std::string_view name, std::string* target, std::string_view help) {
+  Arg& a = Add(Arg::Kind::kPositional, name, help);
+  a.text = target;
+  a.value = name;
+  return a;
+}
+
+Arg& Command::Positionals(std::string_view name, std::vector<std::string>* target, std::string_view help) {
+  Arg& a = Add(Arg::Kind::kPositionals, name, help);
+  a.list = target;
+  a.value = name;
+  return a;
+}
+
+const Arg* Command::FindLong(std::string_view name) const {
+  for (const Arg& a : args_) {
+    if (!a.positional() && !a.long_name.empty() && a.long_name == name) return &a;
+  }
+  return nullptr;
+}
+
+const Arg* Command::FindShort(std::string_view name) const {
+  for (const Arg& a : args_) {
+    if (!a.positional() && !a.short_name.empty() && a.short_name == name) return &a;
+  }
+  return nullptr;
+}
+
+Command& CommandLine::Add(std::string_view name, std::string_view help, RunFn run) {
+  commands_.push_back(std::make_unique<Command>(name, help, std::move(run)));
+  return *commands_.back();
+}
+
+const Command* CommandLine::Find(std::string_view name) const {
+  for (const auto& c : commands_) {
+    if (c->name() == name) return c.get();
+  }
+  return nullptr;
+}
+
+namespace {
+
+constexpr std::string_view kDefaultCommand = "doctor";
+
+std::string Nearest(std::string_view word, const std::vector<std::string>& candidates, std::string_view quote) {
+  for (const std::string& c : candidates) {
+    if (EditDistance(word, c) <= 2) return " (did you mean " + std::string(quote) + c + std::string(quote) + "?)";
+  }
+  return "";
+}
+
+std::vector<std::string> CommandNames(const CommandLine& cli) {
+  std::vector<std::string> names;
+  for (const auto& c : cli.commands()) names.emplace_back(c->name());
+  return names;
+}
+
+std::vector<std::string> LongNames(const Command* command, const Command& global) {
+  std::vector<std::string> names;
+  for (const Command* c : {command, &global}) {
+    if (c == nullptr) continue;
+    for (const Arg& a : c->args()) {
+      if (!a.positional() && !a.hidden && !a.long_name.empty()) names.push_back("--" + std::string(a.long_name));
+    }
+  }
+  return names;
+}
+
+// The command the words name, or doctor when they name none: `cudamatch --json` runs doctor.
+const Command* NamedCommand(const CommandLine& cli, const std::vector<std::string>& words) {
+  for (const std::string& w : words) {
+    if (w == "--") break;
+    if (const Command* c = cli.Find(w)) return c;
+  }
+  return nullptr;
+}
+
+class Parser {
+ public:
+  Parser(const CommandLine& cli, const std::vector<std::string>& words) : cli_(cli), words_(words) {}
+
+  Result<ParsedLine> Run() {
+    const Command* named = NamedCommand(cli_, words_);
+    command_ = named != nullptr ? nullptr : cli_.Find(kDefaultCommand);
+    defaulted_ = named == nullptr;
+    bool options_done = false;
+    for (i_ = 0; i_ < words_.size(); ++i_) {
+      const std::string& w = words_[i_];
+      if (!options_done && w == "--") {
+        options_done = true;
+      } else if (!options_done && w.size() > 1 && w[0] == '-') {
+        if (w == "-h" || w == "--help") return ParsedLine{ParsedLine::Ask::kHelp, defaulted_ ? nullptr : command_};
+        if (w == "--version") return ParsedLine{ParsedLine::Ask::kVersion, nullptr};
+        if (Status s = TakeOption(w); !s.ok()) return Error{s.error()};
+      } else if (Status s = TakeWord(w); !s.ok()) {
+        return Error{s.error()};
+      }
+    }
+    if (command_ == nullptr) return Err("no command given");
+    for (const Arg& a : command_->args()) {
+      bool empty = a.kind == Arg::Kind::kPositional ? a.text->empty() : a.list != nullptr && a.list->empty();
+      if (a.positional() && a.required && empty) {
+        return Err(std::string(command_->name()) + " needs " + std::string(a.long_name) + ": " + std::string(a.help));
+      }
+    }
+    return ParsedLine{ParsedLine::Ask::kRun, command_};
+  }
+
+ private:
+  const Arg* Find(bool is_long, std::string_view name) const {
+    for (const Command* c : {command_, &cli_.global()}) {
+      if (c == nullptr) continue;
+      const Arg* a = is_long ? c->FindLong(name) : c->FindShort(name);
+      if (a != nullptr) return a;
+    }
+    return nullptr;
+  }
+
+  // A word that names an option of this command line: not taken as the value before it.
+  bool IsOption(const std::string& w) const {
+    if (w == "-h" || w == "--help" || w == "--version") return true;
+    if (StartsWith(w, "--")) return w.size() > 2 && Find(true, std::string_view(w).substr(2, w.find('=') - 2)) != nullptr;
+    return w.size() > 1 && w[0] == '-' && Find(false, std::string_view(w).substr(1, 1)) != nullptr;
+  }
+
+  Status TakeOption(const std::string& w) {
+    bool is_long = StartsWith(w, "--");
+    std::string_view body = std::string_view(w).substr(is_long ? 2 : 1);
+    std::string_view name = body;
+    std::optional<std::string> inline_value;
+    if (is_long) {
+      size_t eq = body.find('=');
+      if (eq != std::string_view::npos) {
+        name = body.substr(0, eq);
+        inline_value = std::string(body.substr(eq + 1));
+      }
+    } else if (body.size() > 1) {
+      name = body.substr(0, 1);
+      inline_value = std::string(body.substr(body[1] == '=' ? 2 : 1));
+    }
+    const Arg* arg = Find(is_long, name);
+    std::string shown = (is_long ? "--" : "-") + std::string(name);
+    if (arg == nullptr) {
+      std::string where = command_ != nullptr && !defaulted_ ? " for " + std::string(command_->name()) : "";
+      return Err("unknown option " + Quote(shown) + where + Nearest(shown, LongNames(command_, cli_.global()), "'"));
+    }
+    if (!arg->takes_value()) {
+      if (inline_value) return Err(shown + " takes no value");
+      *arg->flag = true;
+      return Status::Ok();
+    }
+    if (!inline_value) {
+      if (i_ + 1 >= words_.size() || IsOption(words_[i_ + 1])) {
+        return Err(shown + " needs a value (" + std::string(arg->value) + ")");
+      }
+      inline_value = words_[++i_];
+    }
+    return Store(*arg, shown, *inline_value);
+  }
+
+  Status Store(const Arg& arg, const std::string& shown, const std::string& value) {
+    if (arg.kind == Arg::Kind::kValue) {
+      if (std::find(given_.begin(), given_.end(), &arg) != given_.end()) return Err(shown + " is given more than once");
+      given_.push_back(&arg);
+      *arg.text = value;
+    } else {
+      arg.list->push_back(value);
+    }
+    if (arg.on_value) arg.on_value(value);
+    return Status::Ok();
+  }
+
+  Status TakeWord(const std::string& w) {
+    if (command_ == nullptr) {
+      command_ = cli_.Find(w);
+      if (command_ == nullptr) return Err("unknown command " + Quote(w) + Nearest(w, CommandNames(cli_), "'"));
+      return Status::Ok();
+    }
+    for (; positional_ < command_->args().size(); ++positional_) {
+      const Arg& a = command_->args()[positional_];
+      if (a.kind == Arg::Kind::kPositional) {
+        ++positional_;
+        *a.text = w;
+        return Status::Ok();
+      }
+      if (a.kind == Arg::Kind::kPositionals) {
+        a.list->push_back(w);
+        return Status::Ok();
+      }
+    }
+    if (defaulted_) return Err("unknown command " + Quote(w) + Nearest(w, CommandNames(cli_), "'"));
+    return Err("unexpected argument " + Quote(w) + " for " + std::string(command_->name()));
+  }
+
+  const CommandLine& cli_;
+  const std::vector<std::string>& words_;
+  size_t i_ = 0;
+  const Command* command_ = nullptr;
+  bool defaulted_ = false;
+  size_t positional_ = 0;
+  std::vector<const Arg*> given_;
+};
+
+std::string Upper(std::string_view text) {
+  std::string out(text);
+  for (char& c : out) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return out;
+}
+
+std::string Usage(const Arg& a) {
+  if (a.positional()) {
+    std::string name = Upper(a.long_name) + (a.kind == Arg::Kind::kPositionals ? "..." : "");
+    return a.required ? name : "[" + name + "]";
+  }
+  return a.Names() + (a.value.empty() ? "" : " " + std::string(a.value));
+}
+
+void AppendArgs(std::string& out, std::string_view title, const std::vector<Arg>& args, bool positionals) {
+  std::vector<std::pair<std::string, std::string_view>> rows;
+  size_t width = 0;
+  for (const Arg& a : args) {
+    if (a.hidden || a.positional() != positionals) continue;
+    std::string left = positionals ? Upper(a.long_name) : (a.short_name.empty() ? "    " : "") + Usage(a);
+    width = std::max(width, left.size());
+    rows.emplace_back(std::move(left), a.help);
+  }
+  if (rows.empty()) return;
+  out += "\n" + std::string(title) + ":\n";
+  for (const auto& [left, help] : rows) out += "  " + left + std::string(width - left.size() + 2, ' ') + std::string(help) + "\n";
+}
+
+}  // namespace
+
+Result<ParsedLine> ParseCommandLine(const CommandLine& cli, const std::vector<std::string>& words) {
+  return Parser(cli, words).Run();
+}
+
+std::string HelpText(const CommandLine& cli, const Command* command) {
+  const Command& global = cli.global();
+  std::string out;
+  if (command == nullptr) {
+    out = std::string(global.help()) + "\n\nUsage: " + std::string(global.name()) +
+          " [OPTIONS] [COMMAND] [ARGS]\n(no command: doctor)\n\nCommands:\n";
+    size_t width = 0;
+    for (const auto& c : cli.commands()) width = std::max(width, c->name().size());
+    for (const auto& c : cli.commands()) {
+      out += "  " + std::string(c->name()) + std::string(width - c->name().size() + 2, ' ') + std::string(c->help()) + "\n";
+    }
+    std::vector<Arg> args = global.args();
+    Arg help;
+    help.short_name = "h";
+    help.long_name = "help";
+    help.help = "Print this help (with a command: that command's)";
+    Arg version;
+    version.long_name = "version";
+    version.help = "Print the version";
+    args.push_back(help);
+    args.push_back(version);
+    AppendArgs(out, "Options", args, false);
+    return out;
+  }
+  out = std::string(command->help()) + "\n\nUsage: " + std::string(global.name()) + " " + std::string(command->name()) +
+        " [OPTIONS]";
+  for (const Arg& a : command->args()) {
+    if (a.positional()) out += " " + Usage(a);
+  }
+  out += "\n";
+  AppendArgs(out, "Arguments", command->args(), true);
+  AppendArgs(out, "Options", command->args(), false);
+  AppendArgs(out, "Global options", global.args(), false);
+  return out;
+}
+
+}  // namespace cudamatch

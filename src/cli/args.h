@@ -1,0 +1,101 @@
+// The command table: every command and option declared once, with where its value goes. The
+// parser, --help, the man page and the shell completions all read this one declaration.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/result.h"
+
+namespace cudamatch {
+
+struct Context;
+using RunFn = std::function<int(Context&)>;
+
+// One option or positional argument, and the variable its value is stored in.
+struct Arg {
+  enum class Kind {
+    kFlag,         // --json: sets a bool
+    kValue,        // --root DIR: one value
+    kRepeated,     // --gpu NAME: may be given again; every value is kept
+    kPositional,   // explain [topic]: one word
+    kPositionals,  // lookup ENTITY...: the remaining words
+  };
+  Kind kind = Kind::kFlag;
+  std::string_view short_name;  // "v" for -v, or ""
+  std::string_view long_name;   // "verbose" for --verbose; a positional's name
+  std::string_view value;       // "DIR": the value's name in help; "" for a flag
+  std::string_view help;
+  bool required = false;  // positionals only
+  bool hidden = false;    // left out of --help, the man page and the completions
+  bool* flag = nullptr;
+  std::string* text = nullptr;
+  std::vector<std::string>* list = nullptr;
+  std::function<void(const std::string&)> on_value;  // called after the value is stored
+
+  bool positional() const { return kind == Kind::kPositional || kind == Kind::kPositionals; }
+  bool takes_value() const { return kind != Kind::kFlag; }
+  std::string Names() const;  // "-v, --verbose", "--root", or the positional's name
+};
+
+class Command {
+ public:
+  Command(std::string_view name, std::string_view help, RunFn run = nullptr)
+      : name_(name), help_(help), run_(std::move(run)) {}
+
+  // `names` is "--json", "-v,--verbose" or "-r,--requirement".
+  Arg& Flag(std::string_view names, bool* target, std::string_view help);
+  Arg& Option(std::string_view names, std::string* target, std::string_view value, std::string_view help);
+  Arg& Repeated(std::string_view names, std::vector<std::string>* target, std::string_view value,
+                std::string_view help);
+  Arg& Positional(std::string_view name, std::string* target, std::string_view help);
+  Arg& Positionals(std::string_view name, std::vector<std::string>* target, std::string_view help);
+
+  std::string_view name() const { return name_; }
+  std::string_view help() const { return help_; }
+  const std::vector<Arg>& args() const { return args_; }
+  const RunFn& run() const { return run_; }
+  const Arg* FindLong(std::string_view name) const;
+  const Arg* FindShort(std::string_view name) const;
+
+ private:
+  Arg& Add(Arg::Kind kind, std::string_view names, std::string_view help);
+  std::string_view name_;
+  std::string_view help_;
+  RunFn run_;
+  std::vector<Arg> args_;
+};
+
+// The program: global options (every command takes them) and the commands.
+class CommandLine {
+ public:
+  CommandLine(std::string_view name, std::string_view help) : global_(name, help) {}
+  Command& global() { return global_; }
+  const Command& global() const { return global_; }
+  // Declares a command and what runs it; its options are added to the Command returned.
+  Command& Add(std::string_view name, std::string_view help, RunFn run);
+  const std::vector<std::unique_ptr<Command>>& commands() const { return commands_; }
+  const Command* Find(std::string_view name) const;
+
+ private:
+  Command global_;
+  std::vector<std::unique_ptr<Command>> commands_;
+};
+
+struct ParsedLine {
+  enum class Ask { kRun, kHelp, kVersion };
+  Ask ask = Ask::kRun;
+  const Command* command = nullptr;  // nullptr: none named (help then describes the program)
+};
+
+// Stores each value in its variable. Global options may come before or after the command;
+// `--` ends the options. Errors name the word and, for a near miss, the option or command meant.
+Result<ParsedLine> ParseCommandLine(const CommandLine& cli, const std::vector<std::string>& words);
+
+// --help of the program (command == nullptr) or of one command.
+std::string HelpText(const CommandLine& cli, const Command* command);
+
+}  // namespace cudamatch
