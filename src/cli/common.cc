@@ -21,7 +21,7 @@ void AddGlobalFlags(Command& global, GlobalFlags& flags) {
   global.Option("--color", &flags.color, "WHEN", "auto, always or never (NO_COLOR is honoured)");
   global.Option("--catalog", &flags.catalog_dir, "DIR", "Read catalog TSV files from DIR instead of the built-in copy");
   global.Flag("-v,--verbose", &flags.verbose, "Show the evidence trail: every source tried");
-  global.Option("--os", &flags.os, "OS", "Answer for linux, windows or macos (default: linux)");
+  global.Option("--os", &flags.os, "OS", "Answer for linux, windows or macos (default: the system cudamatch runs on)");
   global.Option("--arch", &flags.arch, "ARCH", "Answer for x86_64 or aarch64 (default: this machine)");
 }
 
