@@ -7,8 +7,8 @@ set(CMAKE_C_COMPILER aarch64-linux-gnu-gcc)
 set(CMAKE_CXX_COMPILER aarch64-linux-gnu-g++)
 set(CMAKE_LIBRARY_ARCHITECTURE aarch64-linux-gnu)
 # The target's libc, libstdc++ and loader live in /usr/aarch64-linux-gnu (libc6-dev-arm64-cross);
-# programs start through that loader (qemu-aarch64.sh says why not qemu's -L).
-set(CMAKE_CROSSCOMPILING_EMULATOR ${CMAKE_CURRENT_LIST_DIR}/qemu-aarch64.sh)
+# programs start through that loader (cmake/qemu-aarch64 says why not qemu's -L).
+set(CMAKE_CROSSCOMPILING_EMULATOR ${CMAKE_CURRENT_LIST_DIR}/qemu-aarch64)
 
 # Programs come from the build machine, libraries and headers from the target's directory.
 # fmt and nlohmann-json are used header-only, so their (architecture-free) headers and
