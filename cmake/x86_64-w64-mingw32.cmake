@@ -12,8 +12,8 @@ set(CMAKE_CROSSCOMPILING_EMULATOR wine)
 set(CMAKE_EXE_LINKER_FLAGS_INIT "-static")
 set(CMAKE_SHARED_LINKER_FLAGS_INIT "-static-libgcc -static-libstdc++")
 
-# Programs from the build machine, libraries and headers from mingw's directory. fmt,
-# nlohmann-json and CLI11 are used header-only, so the build machine's (architecture-free) headers
+# Programs from the build machine, libraries and headers from mingw's directory. fmt and
+# nlohmann-json are used header-only, so the build machine's (architecture-free) headers
 # and CMake package files serve; GoogleTest is built from Debian's source package.
 set(CMAKE_FIND_ROOT_PATH /usr/x86_64-w64-mingw32)
 set(CMAKE_FIND_ROOT_PATH_MODE_PROGRAM NEVER)
