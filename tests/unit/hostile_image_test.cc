@@ -159,7 +159,9 @@ TEST(Hostile, EscapeSequencesFromTheImageNeverReachTheTerminal) {
     EXPECT_NE(text.out.find("\\x1b]0;owned\\x07"), std::string::npos) << color << text.out;
     EXPECT_NE(text.out.find("hide\\x1b[8m"), std::string::npos) << color << text.out;
     EXPECT_NE(text.out.find("black\\x1b[30;40m"), std::string::npos) << color << text.out;
-    if (std::string(color) == "always") EXPECT_NE(text.out.find("\x1b[1m"), std::string::npos);  // its own colours stay
+    if (std::string(color) == "always") {
+      EXPECT_NE(text.out.find("\x1b[1m"), std::string::npos);  // its own colours stay
+    }
   }
   auto json = Doctor(t.path(), {"--json", "-v"});
   EXPECT_EQ(json.out.find('\x1b'), std::string::npos);

@@ -91,7 +91,9 @@ TEST(Integration, ToolkitsAgreeWithTheirOwnHeaders) {
     buf << in.rdbuf();
     std::string text = buf.str();
     std::smatch m;
-    if (std::regex_search(text, m, std::regex("#if __GNUC__ > ([0-9]+)"))) EXPECT_EQ(t["max_gcc"], std::stoi(m[1])) << root;
+    if (std::regex_search(text, m, std::regex("#if __GNUC__ > ([0-9]+)"))) {
+      EXPECT_EQ(t["max_gcc"], std::stoi(m[1])) << root;
+    }
     ++checked;
   }
   if (checked == 0) GTEST_SKIP() << "no reported toolkit has include/cuda.h";

@@ -38,11 +38,6 @@ bool HasReason(const std::vector<Reason>& rs, const std::string& id) {
   return std::any_of(rs.begin(), rs.end(), [&](const Reason& r) { return r.id == id; });
 }
 
-// Whether some candidate was rejected for `id`.
-bool Rejected(const Plan& p, const std::string& id) {
-  return std::any_of(p.rejected.begin(), p.rejected.end(), [&](const Rejection& r) { return HasReason(r.reasons, id); });
-}
-
 const std::vector<PlanCase>& PlanCases() {
   static const std::vector<PlanCase> kCases = {
       {"Windows RTX 4090, driver 566.36, Python 3.10",

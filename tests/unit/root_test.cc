@@ -82,7 +82,9 @@ TEST(Root, TraceShowsNothingOutsideTheRootIsOpenedLoadedOrStarted) {
     // The system calls, not the words: a path may well hold "clone" (a checkout in /tmp/ci-clone).
     EXPECT_FALSE(std::regex_search(l, kStartsAProcess)) << "a process was started: " << l;
     // A library maps code: nothing is mapped executable once the root is open.
-    if (after_root) EXPECT_EQ(l.find("PROT_EXEC"), std::string::npos) << "a library was loaded: " << l;
+    if (after_root) {
+      EXPECT_EQ(l.find("PROT_EXEC"), std::string::npos) << "a library was loaded: " << l;
+    }
     if (!std::regex_search(l, open_call)) continue;
     // Everything before the root is opened is the dynamic loader starting the binary.
     if (!after_root) {

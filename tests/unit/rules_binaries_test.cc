@@ -113,7 +113,9 @@ TEST(BinaryRules, ArchitectureSpecificCodeServesOnlyItsOwnCapability) {
     s.pythons[0].extensions.push_back(Ext("flash-attn", "3.0.0", lib));
     auto found = WithId(Diagnose(s, TheCatalog()), "ext.no_kernels");
     EXPECT_EQ(found.empty(), c.runs);
-    if (!found.empty()) EXPECT_NE(Arg(found[0], "list").find("a"), std::string::npos) << Arg(found[0], "list");
+    if (!found.empty()) {
+      EXPECT_NE(Arg(found[0], "list").find("a"), std::string::npos) << Arg(found[0], "list");
+    }
   }
 }
 
