@@ -207,15 +207,18 @@ std::optional<int> IntValue(const std::string& text) {
 }
 
 // Fills one field of the GPU being decoded.
-// `cc_major` is -1 until the GPU's major has been read.
+// `cc_major` is kNoMajor until the GPU's major has been read (any other value, even an implausible
+// negative one, is passed on to be judged).
+constexpr int kNoMajor = INT_MIN;
+
 void DecodeGpuField(const std::string& key, const std::string& value, NvmlGpu& gpu, int& cc_major) {
   if (key == "name") gpu.name = value;
   else if (key == "uuid") gpu.uuid = value;
   else if (key == "pci_bus_id") gpu.pci_bus_id = value;
   else if (key == "pci_device_id") gpu.pci_device_id = static_cast<uint32_t>(IntValue(value).value_or(0));
   else if (key == "memory") gpu.memory_bytes = static_cast<uint64_t>(ParseUint(value).value_or(0));
-  else if (key == "cc_major") cc_major = IntValue(value).value_or(-1);
-  else if (key == "cc_minor" && cc_major >= 0) gpu.cc = ComputeCapability{cc_major, IntValue(value).value_or(-1), 0};
+  else if (key == "cc_major") cc_major = IntValue(value).value_or(kNoMajor);
+  else if (key == "cc_minor" && cc_major != kNoMajor) gpu.cc = ComputeCapability{cc_major, IntValue(value).value_or(-1), 0};
 }
 
 class RealNvml : public NvmlApi {
@@ -239,7 +242,7 @@ class RealNvml : public NvmlApi {
 
  private:
   void Decode(const WireRecords& records) {
-    int cc_major = -1;
+    int cc_major = kNoMajor;
     std::vector<NvmlGpu> gpus;
     for (const auto& [key, value] : records) {
       if (key == "init_error") init_error_ = value;
@@ -248,7 +251,7 @@ class RealNvml : public NvmlApi {
       else if (key == "cuda") cuda_ = IntValue(value) ? Result<int>(*IntValue(value)) : Err("not a number");
       else if (key == "cuda_error") cuda_ = Err(value);
       else if (key == "gpus_error") gpus_ = Err(value);
-      else if (key == "gpu") gpus.emplace_back(), cc_major = -1;
+      else if (key == "gpu") gpus.emplace_back(), cc_major = kNoMajor;
       else if (!gpus.empty()) DecodeGpuField(key, value, gpus.back(), cc_major);
     }
     if (gpus_.ok()) gpus_ = std::move(gpus);
