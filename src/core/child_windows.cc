@@ -27,23 +27,6 @@ DWORD MillisLeft(Clock::time_point deadline) {
 
 HANDLE H(intptr_t value) { return reinterpret_cast<HANDLE>(value); }
 
-// One command-line argument, quoted as CommandLineToArgvW reads it back.
-std::wstring QuoteArg(const std::wstring& arg) {
-  if (!arg.empty() && arg.find_first_of(L" \t\n\v\"") == std::wstring::npos) return arg;
-  std::wstring out = L"\"";
-  size_t backslashes = 0;
-  for (wchar_t c : arg) {
-    if (c == L'\\') {
-      ++backslashes;
-      continue;
-    }
-    out.append(c == L'"' ? backslashes * 2 + 1 : backslashes, L'\\');
-    backslashes = 0;
-    out += c;
-  }
-  out.append(backslashes * 2, L'\\');
-  return out + L"\"";
-}
 
 std::wstring OwnExecutable() {
   std::wstring path(32768, L'\0');
@@ -53,9 +36,9 @@ std::wstring OwnExecutable() {
 }
 
 std::wstring CommandLine(const std::wstring& exe, HANDLE write_end, const ChildTask& task) {
-  std::wstring line = QuoteArg(exe) + L" " + WideFromUtf8(kChildTaskArg) + L" " +
-                      std::to_wstring(reinterpret_cast<uintptr_t>(write_end)) + L" " + QuoteArg(WideFromUtf8(task.name));
-  for (const std::string& a : task.args) line += L" " + QuoteArg(WideFromUtf8(a));
+  std::wstring line = QuoteWindowsArg(exe) + L" " + WideFromUtf8(kChildTaskArg) + L" " +
+                      std::to_wstring(reinterpret_cast<uintptr_t>(write_end)) + L" " + QuoteWindowsArg(WideFromUtf8(task.name));
+  for (const std::string& a : task.args) line += L" " + QuoteWindowsArg(WideFromUtf8(a));
   return line;
 }
 

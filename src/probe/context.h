@@ -73,6 +73,13 @@ void ProbeHost(const ProbeInput& in, Snapshot& snap);
 // table) and puts its trail entries at `trail_at`, where ProbeDriver's ended.
 void ProbeDriver(const ProbeInput& in, Snapshot& snap);
 void FinishDriver(const ProbeInput& in, Snapshot& snap, size_t trail_at);
+// Shared by the Linux and the Windows driver probes (driver.cc). A value a library gave that
+// cannot be right: recorded in the trail and in snap.implausible, never used.
+void RecordImplausible(Snapshot& snap, Trail& trail, std::string source, std::string value, std::string expected);
+// nvmlInit_v2; on failure its status and the library's fault (a crash, a hang) are recorded.
+bool InitNvml(NvmlApi& nvml, DriverInfo& d, Trail& trail);
+// nvmlSystemGetDriverVersion as the user-space driver version; `example` names a right value.
+void ReadNvmlDriverVersion(NvmlApi& nvml, Snapshot& snap, Trail& trail, const std::string& example);
 void ProbeGpus(const ProbeInput& in, Snapshot& snap);
 // The GPUs NVML lists, when NVML answered (snap.driver.nvml_status "ok"); the Windows machine's.
 void ProbeGpusFromNvml(const ProbeInput& in, Snapshot& snap, Trail& trail);

@@ -110,17 +110,12 @@ void ProbeLibraries(const ProbeInput& in, DriverInfo& d, Trail& trail) {
   if (d.libcuda_paths.empty()) trail.Missing("libcuda.so.1", "not in any library directory");
 }
 
-void Implausible(Snapshot& snap, Trail& trail, std::string source, std::string value, std::string expected) {
-  trail.Error(source, "implausible value " + value + " (expected " + expected + ")");
-  snap.implausible.push_back(ImplausibleValue{std::move(source), std::move(value), std::move(expected)});
-}
-
 // A CUDA version as the driver APIs give it (12040 = 12.4) is plausible when it is a real release
 // number and, where the catalog knows the driver's branch, no newer than that branch serves.
 bool PlausibleDriverCuda(const ProbeInput& in, const DriverInfo& d, int api, Snapshot& snap, Trail& trail,
                          const std::string& source) {
   if (api < 1000 || api >= 30000 || api % 10 != 0) {
-    Implausible(snap, trail, source, std::to_string(api), "a CUDA version such as 12040 for 12.4");
+    RecordImplausible(snap, trail, source, std::to_string(api), "a CUDA version such as 12040 for 12.4");
     return false;
   }
   std::optional<DriverVersion> version = d.version();
@@ -128,17 +123,11 @@ bool PlausibleDriverCuda(const ProbeInput& in, const DriverInfo& d, int api, Sna
   DriverCuda served = MaxCudaForDriver(*in.catalog, *version, Os::kLinux);
   CudaVersion given = CudaVersion::FromApiInt(api);
   if (served.cuda && served.from_branch_table && !served.lower_bound && given.Truncated() > served.cuda->Truncated()) {
-    Implausible(snap, trail, source, given.MajorMinor(),
+    RecordImplausible(snap, trail, source, given.MajorMinor(),
                 "at most CUDA " + served.cuda->MajorMinor() + " for driver branch " + std::to_string(version->branch()));
     return false;
   }
   return true;
-}
-
-void NvmlFailed(DriverInfo& d, Trail& trail, const NvmlApi& nvml, const std::string& error) {
-  d.nvml_status = error;
-  trail.Error("nvml:nvmlInit_v2", error);
-  if (auto fault = nvml.fault()) d.library_faults.push_back(*fault);
 }
 
 void ProbeNvml(const ProbeInput& in, Snapshot& snap, Trail& trail) {
@@ -158,19 +147,8 @@ void ProbeNvml(const ProbeInput& in, Snapshot& snap, Trail& trail) {
     trail.Skipped("nvml", "no libnvidia-ml.so.1 in any library directory");
     return;
   }
-  if (Status s = in.nvml->Init(); !s.ok()) return NvmlFailed(d, trail, *in.nvml, s.error());
-  d.nvml_status = "ok";
-  if (auto v = in.nvml->DriverVersion()) {
-    if (auto parsed = DriverVersion::Parse(*v)) {
-      d.userspace_version = *parsed;
-      d.userspace_source = "NVML nvmlSystemGetDriverVersion";
-      trail.Found("nvml:nvmlSystemGetDriverVersion", *v);
-    } else {
-      Implausible(snap, trail, "NVML nvmlSystemGetDriverVersion", Quote(*v), "a driver version such as 550.54.14");
-    }
-  } else {
-    trail.Error("nvml:nvmlSystemGetDriverVersion", v.error());
-  }
+  if (!InitNvml(*in.nvml, d, trail)) return;
+  ReadNvmlDriverVersion(*in.nvml, snap, trail, "a driver version such as 550.54.14");
   const std::string source = "NVML nvmlSystemGetCudaDriverVersion_v2";
   if (auto v = in.nvml->CudaDriverVersion(); v && PlausibleDriverCuda(in, d, *v, snap, trail, source)) {
     d.cuda = CudaVersion::FromApiInt(*v);
@@ -229,6 +207,37 @@ void ProbeForwardCompat(const ProbeInput& in, DriverInfo& d) {
 }
 
 }  // namespace
+
+void RecordImplausible(Snapshot& snap, Trail& trail, std::string source, std::string value, std::string expected) {
+  trail.Error(source, "implausible value " + value + " (expected " + expected + ")");
+  snap.implausible.push_back(ImplausibleValue{std::move(source), std::move(value), std::move(expected)});
+}
+
+bool InitNvml(NvmlApi& nvml, DriverInfo& d, Trail& trail) {
+  if (Status s = nvml.Init(); !s.ok()) {
+    d.nvml_status = s.error();
+    trail.Error("nvml:nvmlInit_v2", s.error());
+    if (auto fault = nvml.fault()) d.library_faults.push_back(*fault);
+    return false;
+  }
+  d.nvml_status = "ok";
+  return true;
+}
+
+void ReadNvmlDriverVersion(NvmlApi& nvml, Snapshot& snap, Trail& trail, const std::string& example) {
+  DriverInfo& d = snap.driver;
+  if (auto v = nvml.DriverVersion()) {
+    if (auto parsed = DriverVersion::Parse(*v)) {
+      d.userspace_version = *parsed;
+      d.userspace_source = "NVML nvmlSystemGetDriverVersion";
+      trail.Found("nvml:nvmlSystemGetDriverVersion", *v);
+    } else {
+      RecordImplausible(snap, trail, "NVML nvmlSystemGetDriverVersion", Quote(*v), example);
+    }
+  } else {
+    trail.Error("nvml:nvmlSystemGetDriverVersion", v.error());
+  }
+}
 
 void ProbeDriver(const ProbeInput& in, Snapshot& snap) {
   Trail trail(snap, "driver");

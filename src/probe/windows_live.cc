@@ -16,8 +16,7 @@ bool PlausibleApiCuda(int v) { return v >= 2000 && v < 100000 && v % 10 == 0; }
 
 void RecordCuda(DriverInfo& d, Snapshot& snap, Trail& trail, const std::string& source, const std::string& id, int v) {
   if (!PlausibleApiCuda(v)) {
-    trail.Error(id, "implausible value " + std::to_string(v));
-    snap.implausible.push_back(ImplausibleValue{source, std::to_string(v), "a CUDA version such as 12070 (12.7)"});
+    RecordImplausible(snap, trail, source, std::to_string(v), "a CUDA version such as 12070 (12.7)");
     return;
   }
   d.cuda = CudaVersion::FromApiInt(v);
@@ -26,26 +25,9 @@ void RecordCuda(DriverInfo& d, Snapshot& snap, Trail& trail, const std::string& 
 }
 
 void AskNvml(const ProbeInput& in, Snapshot& snap, Trail& trail) {
+  if (!InitNvml(*in.nvml, snap.driver, trail)) return;
+  ReadNvmlDriverVersion(*in.nvml, snap, trail, "a driver version such as 566.36");
   DriverInfo& d = snap.driver;
-  if (Status s = in.nvml->Init(); !s.ok()) {
-    d.nvml_status = s.error();
-    trail.Error("nvml:nvmlInit_v2", s.error());
-    if (auto fault = in.nvml->fault()) d.library_faults.push_back(*fault);
-    return;
-  }
-  d.nvml_status = "ok";
-  if (auto v = in.nvml->DriverVersion()) {
-    if (auto parsed = DriverVersion::Parse(*v)) {
-      d.userspace_version = *parsed;
-      d.userspace_source = "NVML nvmlSystemGetDriverVersion";
-      trail.Found("nvml:nvmlSystemGetDriverVersion", *v);
-    } else {
-      trail.Error("nvml:nvmlSystemGetDriverVersion", "implausible value " + Quote(*v));
-      snap.implausible.push_back(ImplausibleValue{"NVML nvmlSystemGetDriverVersion", *v, "a driver version such as 566.36"});
-    }
-  } else {
-    trail.Error("nvml:nvmlSystemGetDriverVersion", v.error());
-  }
   if (auto v = in.nvml->CudaDriverVersion()) {
     RecordCuda(d, snap, trail, "NVML nvmlSystemGetCudaDriverVersion_v2", "nvml:nvmlSystemGetCudaDriverVersion_v2", *v);
   } else {

@@ -14,22 +14,6 @@ namespace cudamatch::testing {
 
 namespace {
 
-std::wstring Quote(const std::wstring& arg) {
-  if (!arg.empty() && arg.find_first_of(L" \t\"") == std::wstring::npos) return arg;
-  std::wstring out = L"\"";
-  size_t slashes = 0;
-  for (wchar_t c : arg) {
-    if (c == L'\\') {
-      ++slashes;
-      continue;
-    }
-    out.append(c == L'"' ? slashes * 2 + 1 : slashes, L'\\');
-    slashes = 0;
-    out += c;
-  }
-  return out.append(slashes * 2, L'\\') + L"\"";
-}
-
 HANDLE InheritableFile(const std::wstring& path, DWORD access, DWORD disposition) {
   SECURITY_ATTRIBUTES sa{sizeof(sa), nullptr, TRUE};
   return CreateFileW(path.c_str(), access, FILE_SHARE_READ | FILE_SHARE_WRITE, &sa, disposition, 0, nullptr);
@@ -53,8 +37,8 @@ RunResult RunCudamatch(const std::vector<std::string>& args, const std::vector<s
   HANDLE out = InheritableFile(out_path, GENERIC_WRITE, CREATE_ALWAYS);
   HANDLE err = InheritableFile(err_path, GENERIC_WRITE, CREATE_ALWAYS);
   HANDLE in = InheritableFile(L"NUL", GENERIC_READ, OPEN_EXISTING);
-  std::wstring line = Quote(WideFromUtf8(CUDAMATCH_BINARY));
-  for (const std::string& a : args) line += L" " + Quote(WideFromUtf8(a));
+  std::wstring line = QuoteWindowsArg(WideFromUtf8(CUDAMATCH_BINARY));
+  for (const std::string& a : args) line += L" " + QuoteWindowsArg(WideFromUtf8(a));
   std::wstring block;
   for (const std::string& e : env) block += WideFromUtf8(e) + L'\0';
   if (const char* root = std::getenv("SystemRoot")) block += L"SystemRoot=" + WideFromUtf8(root) + L'\0';
