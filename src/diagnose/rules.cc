@@ -141,8 +141,8 @@ EvidenceItem GpuEvidence(const GpuInfo& g) {
 }
 
 const TorchVariant* InstalledVariant(const Catalog& c, const PackageInfo& torch, const Platform& p) {
-  if (!torch.version || torch.variant.empty()) return nullptr;
-  return FindVariant(c, *torch.version, p.Name(), torch.variant);
+  if (!torch.version || !torch.variant) return nullptr;
+  return FindVariant(c, *torch.version, p.Name(), VariantTag(torch));
 }
 
 }  // namespace cudamatch

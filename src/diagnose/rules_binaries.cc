@@ -42,7 +42,7 @@ std::string RebuildCommand(const ExtensionInfo& e, std::string_view arch_list) {
 // The torch named by a pin ("torch==2.4.1"), with the installed build's variant when the catalog has it.
 std::string TorchPinCommand(const Snapshot& s, const Catalog& c, const PackageInfo& torch, const Pep440& want) {
   const TorchRelease* release = FindTorch(c, want);
-  const TorchVariant* variant = release ? FindVariant(c, want, s.platform.Name(), torch.variant) : nullptr;
+  const TorchVariant* variant = release ? FindVariant(c, want, s.platform.Name(), VariantTag(torch)) : nullptr;
   if (release == nullptr || variant == nullptr) return "pip install \"torch==" + want.ToString() + "\"";
   InstallRequest req;
   req.release = release;

@@ -147,7 +147,7 @@ void CheckCpuBuildWindowsDriver(const Snapshot& s, const Catalog& c, std::vector
   const DriverInfo& d = s.driver;
   if (s.platform.os != Os::kWindows || !d.userspace_version) return;
   ForEachTorch(s, [&](const PythonEnv& env, const PackageInfo& torch) {
-    if (torch.variant != "cpu") return;
+    if (!IsCpuBuild(torch)) return;
     std::vector<EvidenceItem> evidence = {TorchEvidence(env, torch)};
     for (EvidenceItem& e : DriverEvidence(d)) evidence.push_back(std::move(e));
     out.push_back(Finding{"torch.cpu_build_driver", Severity::kWarning,
@@ -162,7 +162,7 @@ void CheckCpuBuildWindowsDriver(const Snapshot& s, const Catalog& c, std::vector
 void CheckCpuBuild(const Snapshot& s, const Catalog& c, std::vector<Finding>& out) {
   if (s.gpus.empty()) return CheckCpuBuildWindowsDriver(s, c, out);
   ForEachTorch(s, [&](const PythonEnv& env, const PackageInfo& torch) {
-    if (torch.variant != "cpu") return;
+    if (!IsCpuBuild(torch)) return;
     out.push_back(Finding{"torch.cpu_build", Severity::kWarning,
                           {{"env", env.prefix}, {"torch", torch.version->ToString()}, {"gpu", s.gpus.front().name}},
                           {TorchEvidence(env, torch), NvidiaGpus(s)},
@@ -174,7 +174,7 @@ void CheckCpuBuild(const Snapshot& s, const Catalog& c, std::vector<Finding>& ou
 void CheckRocmBuild(const Snapshot& s, const Catalog& c, std::vector<Finding>& out) {
   if (s.gpus.empty()) return;
   ForEachTorch(s, [&](const PythonEnv& env, const PackageInfo& torch) {
-    if (!torch.hip && !StartsWith(torch.variant, "rocm")) return;
+    if (!torch.hip && !IsRocmBuild(torch)) return;
     out.push_back(Finding{"torch.rocm_on_nvidia", Severity::kError,
                           {{"env", env.prefix}, {"torch", torch.version->ToString()}},
                           {TorchEvidence(env, torch), NvidiaGpus(s)},

@@ -6,8 +6,10 @@
 //   user space:    NVML nvmlSystemGetDriverVersion (only with the kernel module loaded, or WSL),
 //                  then the real file names of libcuda.so.* / libnvidia-ml.so.* in the library
 //                  directories
-//   driver's CUDA: NVML nvmlSystemGetCudaDriverVersion_v2, libcuda cuDriverGetVersion (needs no
-//                  kernel module), then the catalog's driver-branch table
+//   driver's CUDA: NVML nvmlSystemGetCudaDriverVersion_v2, then libcuda cuDriverGetVersion (needs
+//                  no kernel module); derive/ fills it from the catalog's driver-branch table when
+//                  neither said it. The catalog is read here only to reject a value no driver of
+//                  its branch gives.
 //   forward compatibility: /usr/local/cuda*/compat/libcuda.so.*
 #include <algorithm>
 
@@ -153,6 +155,7 @@ void ProbeNvml(const ProbeInput& in, Snapshot& snap, Trail& trail) {
   if (auto v = in.nvml->CudaDriverVersion(); v && PlausibleDriverCuda(in, d, *v, snap, trail, source)) {
     d.cuda = CudaVersion::FromApiInt(*v);
     d.cuda_source = source;
+    d.cuda_origin = Origin::kObserved;
     trail.Found("nvml:nvmlSystemGetCudaDriverVersion_v2", std::to_string(*v));
   } else if (!v) {
     trail.Error("nvml:nvmlSystemGetCudaDriverVersion_v2", v.error());
@@ -172,20 +175,13 @@ void ProbeDriverCuda(const ProbeInput& in, Snapshot& snap, Trail& trail) {
     if (auto v = in.cuda->DriverGetVersion(); v && PlausibleDriverCuda(in, d, *v, snap, trail, source)) {
       d.cuda = CudaVersion::FromApiInt(*v);
       d.cuda_source = source;
+      d.cuda_origin = Origin::kObserved;
       trail.Found("libcuda:cuDriverGetVersion", std::to_string(*v));
       return;
     } else if (!v) {
       trail.Error("libcuda:cuDriverGetVersion", v.error());
       if (auto fault = in.cuda->fault()) d.library_faults.push_back(*fault);
     }
-  }
-  std::optional<DriverVersion> version = d.version();
-  if (!version || in.catalog == nullptr) return;
-  DriverCuda served = MaxCudaForDriver(*in.catalog, *version, Os::kLinux);
-  if (served.cuda && served.from_branch_table) {
-    d.cuda = served.cuda;
-    d.cuda_source = "catalog: driver branch " + std::to_string(version->branch());
-    trail.Found("catalog:driver_branches.tsv", served.cuda->ToString());
   }
 }
 

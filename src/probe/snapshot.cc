@@ -20,6 +20,24 @@ std::optional<std::string> ReadRecorded(const Fs& fs, Trail& trail, const std::s
   return std::move(*text);
 }
 
+std::string_view OriginName(Origin o) {
+  switch (o) {
+    case Origin::kNone: return "none";
+    case Origin::kObserved: return "observed";
+    case Origin::kDriverBranchTable: return "catalog:driver_branches.tsv";
+    case Origin::kToolkitDriverMinimums: return "catalog:cuda_toolkits.tsv";
+    case Origin::kGpuByName: return "catalog:gpus.tsv by name";
+    case Origin::kGpuByPciId: return "catalog:gpus.tsv by PCI id";
+    case Origin::kArchitectureTable: return "catalog:gpu_architectures.tsv";
+    case Origin::kNvidiaRequirement: return "Requires-Dist nvidia-cuda-runtime";
+    case Origin::kLocalLabel: return "version local label";
+    case Origin::kHipVersion: return "version.py hip";
+    case Origin::kBuildCuda: return "the build's CUDA";
+    case Origin::kNoCuda: return "version.py cuda = None";
+  }
+  return "none";
+}
+
 namespace {
 
 // A list of directories in first-seen order, each once.

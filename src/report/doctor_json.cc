@@ -107,7 +107,7 @@ Json PackageJson(const PackageInfo& p) {
   Json j;
   j["version"] = OptString(p.version);
   j["cuda"] = p.cuda ? Json(p.cuda->MajorMinor()) : Json(nullptr);
-  j["variant"] = OptText(p.variant);
+  j["variant"] = OptText(VariantTag(p));
   j["hip"] = p.hip ? Json(*p.hip) : Json(nullptr);
   j["location"] = p.location;
   j["version_source"] = OptText(p.version_source);

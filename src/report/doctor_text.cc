@@ -37,7 +37,7 @@ std::string ThreeCudas(const Snapshot& s, const TextOptions& o) {
     if (it == e.packages.end()) continue;
     any_torch = true;
     const PackageInfo& p = it->second;
-    std::string value = p.cuda ? p.cuda->MajorMinor() : p.hip ? "ROCm " + *p.hip : p.variant == "cpu" ? "CPU" : Tr(L, "common.unknown");
+    std::string value = p.cuda ? p.cuda->MajorMinor() : p.hip ? "ROCm " + *p.hip : IsCpuBuild(p) ? "CPU" : Tr(L, "common.unknown");
     rows.push_back({Tr(L, "doctor.cuda.torch"), value, Tr(L, "doctor.cuda.torch_meaning") + "  " + o.style.Dim(e.prefix)});
   }
   if (!any_torch) rows.push_back({Tr(L, "doctor.cuda.torch"), Tr(L, "common.none"), Tr(L, "doctor.cuda.torch_meaning")});
@@ -115,7 +115,7 @@ std::string PackageLine(const PackageInfo& p, Lang L) {
   std::string out = p.name + " " + OrUnknown(p.version, L);
   if (p.cuda) out += Paren(L, "CUDA " + p.cuda->MajorMinor());
   else if (p.hip) out += Paren(L, "ROCm " + *p.hip);
-  else if (p.variant == "cpu") out += Paren(L, "CPU");
+  else if (IsCpuBuild(p)) out += Paren(L, "CPU");
   return out;
 }
 
