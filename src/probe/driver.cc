@@ -135,17 +135,17 @@ bool PlausibleDriverCuda(const ProbeInput& in, const DriverInfo& d, int api, Sna
 void ProbeNvml(const ProbeInput& in, Snapshot& snap, Trail& trail) {
   DriverInfo& d = snap.driver;
   if (in.nvml == nullptr) {
-    d.nvml_status = "skipped.root";
+    d.nvml = NvmlState::kSkippedRoot;
     trail.Skipped("nvml", "--root inspects an image: no library of this host is loaded");
     return;
   }
   if (!d.kernel_module_loaded && !d.wsl) {
-    d.nvml_status = "skipped.no_module";
+    d.nvml = NvmlState::kSkippedNoModule;
     trail.Skipped("nvml", "the kernel module is not loaded");
     return;
   }
   if (d.nvml_paths.empty() && !d.wsl) {
-    d.nvml_status = "skipped.no_library";
+    d.nvml = NvmlState::kSkippedNoLibrary;
     trail.Skipped("nvml", "no libnvidia-ml.so.1 in any library directory");
     return;
   }
@@ -211,12 +211,13 @@ void RecordImplausible(Snapshot& snap, Trail& trail, std::string source, std::st
 
 bool InitNvml(NvmlApi& nvml, DriverInfo& d, Trail& trail) {
   if (Status s = nvml.Init(); !s.ok()) {
-    d.nvml_status = s.error();
+    d.nvml = NvmlState::kFailed;
+    d.nvml_error = s.error();
     trail.Error("nvml:nvmlInit_v2", s.error());
     if (auto fault = nvml.fault()) d.library_faults.push_back(*fault);
     return false;
   }
-  d.nvml_status = "ok";
+  d.nvml = NvmlState::kOk;
   return true;
 }
 

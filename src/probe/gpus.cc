@@ -35,7 +35,7 @@ std::optional<ComputeCapability> PlausibleCc(const NvmlGpu& g, Snapshot& snap, T
 }
 
 bool FromNvml(const ProbeInput& in, Snapshot& snap, Trail& trail) {
-  if (in.nvml == nullptr || snap.driver.nvml_status != "ok") return false;
+  if (in.nvml == nullptr || snap.driver.nvml != NvmlState::kOk) return false;
   auto gpus = in.nvml->Gpus();
   if (!gpus) {
     trail.Error("nvml:nvmlDeviceGetCount_v2", gpus.error());

@@ -20,6 +20,31 @@ std::optional<std::string> ReadRecorded(const Fs& fs, Trail& trail, const std::s
   return std::move(*text);
 }
 
+namespace {
+
+constexpr std::pair<NvmlState, std::string_view> kNvmlStateNames[] = {
+    {NvmlState::kOk, "ok"},
+    {NvmlState::kSkippedRoot, "skipped.root"},
+    {NvmlState::kSkippedNoModule, "skipped.no_module"},
+    {NvmlState::kSkippedNoLibrary, "skipped.no_library"},
+};
+
+}  // namespace
+
+std::string_view NvmlStateName(NvmlState s) {
+  for (const auto& [state, name] : kNvmlStateNames) {
+    if (state == s) return name;
+  }
+  return "";
+}
+
+std::optional<NvmlState> ParseNvmlState(std::string_view name) {
+  for (const auto& [state, n] : kNvmlStateNames) {
+    if (n == name) return state;
+  }
+  return std::nullopt;
+}
+
 std::string_view OriginName(Origin o) {
   switch (o) {
     case Origin::kNone: return "none";

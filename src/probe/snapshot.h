@@ -61,6 +61,19 @@ struct ImplausibleValue {
   std::string expected;  // what a real value looks like
 };
 
+// How far the driver probe got with NVML.
+enum class NvmlState {
+  kNotTried,
+  kOk,
+  kSkippedRoot,       // --root: no library of this host is loaded
+  kSkippedNoModule,   // the kernel module is not loaded
+  kSkippedNoLibrary,  // no libnvidia-ml.so.1
+  kFailed,            // nvmlInit_v2 or dlopen failed: DriverInfo::nvml_error says why
+};
+// "ok", "skipped.root", "skipped.no_module", "skipped.no_library"; "" for kNotTried and kFailed.
+std::string_view NvmlStateName(NvmlState s);
+std::optional<NvmlState> ParseNvmlState(std::string_view name);
+
 struct ForwardCompat {
   std::string path;  // /usr/local/cuda-12.2/compat
   std::optional<DriverVersion> version;
@@ -81,9 +94,12 @@ struct DriverInfo {
   std::optional<CudaVersion> cuda;
   std::string cuda_source;
   Origin cuda_origin = Origin::kNone;
-  // "ok"; "skipped.root", "skipped.no_module", "skipped.no_library" (NVML not worth loading);
-  // else the NVML or dlopen error; "" when not tried.
-  std::string nvml_status;
+  NvmlState nvml = NvmlState::kNotTried;
+  std::string nvml_error;  // kFailed: the NVML or dlopen error
+  // As JSON writes it: the state's name, or the error when NVML failed; "" when not tried.
+  std::string nvml_status() const {
+    return nvml == NvmlState::kFailed ? nvml_error : std::string(NvmlStateName(nvml));
+  }
   // Where it runs.
   bool wsl = false;
   bool container = false;

@@ -96,7 +96,7 @@ void ProbeWindowsDriver(const ProbeInput& in, Snapshot& snap) {
   if (in.nvml != nullptr) {
     AskWindowsDriver(in, snap, trail);
   } else {
-    d.nvml_status = "skipped.root";
+    d.nvml = NvmlState::kSkippedRoot;
     trail.Skipped("nvml", "--root inspects an image: no library of this host is loaded");
   }
   d.libcuda_paths = DriverDlls(*in.fs, "nvcuda.dll", "nvcuda64.dll", trail);
@@ -114,7 +114,7 @@ void ProbeWindowsDriver(const ProbeInput& in, Snapshot& snap) {
 
 void ProbeWindowsGpus(const ProbeInput& in, Snapshot& snap) {
   Trail trail(snap, "gpus");
-  if (in.nvml != nullptr && snap.driver.nvml_status == "ok") return ProbeGpusFromNvml(in, snap, trail);
+  if (in.nvml != nullptr && snap.driver.nvml == NvmlState::kOk) return ProbeGpusFromNvml(in, snap, trail);
   trail.Skipped("registry:display adapters", "not visible without the registry or the driver (SetupAPI, NVML)");
 }
 

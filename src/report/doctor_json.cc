@@ -19,7 +19,7 @@ Json DriverJson(const DriverInfo& d) {
   j["userspace_version"] = OptString(d.userspace_version);
   j["userspace_source"] = OptText(d.userspace_source);
   j["cuda_source"] = OptText(d.cuda_source);
-  j["nvml"] = OptText(d.nvml_status);
+  j["nvml"] = OptText(d.nvml_status());
   j["libcuda"] = StringList(d.libcuda_paths);
   j["wsl"] = d.wsl;
   j["container"] = d.container;

@@ -3,6 +3,7 @@
 #include "core/text.h"
 #include "diagnose/rules.h"
 #include "report/doctor.h"
+#include "report/message_ids.h"
 
 namespace cudamatch {
 
@@ -59,8 +60,8 @@ std::string DriverSection(const Snapshot& s, const TextOptions& o) {
                                                       : d.libcuda_paths.empty() ? Tr(L, "common.none") : Tr(L, "common.unknown"),
                   o.style.Dim(d.userspace_version ? d.userspace_source : Join(d.libcuda_paths, " "))});
   rows.push_back({Tr(L, "doctor.driver.cuda"), d.cuda ? d.cuda->MajorMinor() : Tr(L, "common.unknown"), o.style.Dim(d.cuda_source)});
-  if (!d.nvml_status.empty()) {
-    rows.push_back({"NVML", StartsWith(d.nvml_status, "skipped.") ? Tr(L, "nvml." + d.nvml_status) : d.nvml_status, ""});
+  if (d.nvml != NvmlState::kNotTried) {
+    rows.push_back({"NVML", NvmlText(d, L), ""});
   }
   if (!windows) rows.push_back({Tr(L, "doctor.driver.devices"), d.device_node_paths.empty() ? Tr(L, "common.none") : Join(d.device_node_paths, " "), ""});
   if (d.wsl) rows.push_back({"WSL", Tr(L, "common.yes"), "/proc/version"});

@@ -107,7 +107,7 @@ TEST(WindowsLiveDriver, TheSnapshotTakesDriverAndGpusFromNvml) {
   in.cuda = cuda.get();
   Snapshot snap = TakeSnapshot(in);
   Derive(testing::TheCatalog(), snap);
-  EXPECT_EQ(snap.driver.nvml_status, "ok");
+  EXPECT_EQ(snap.driver.nvml, NvmlState::kOk);
   ASSERT_TRUE(snap.driver.userspace_version);
   EXPECT_EQ(snap.driver.userspace_version->text, "566.36");
   EXPECT_EQ(snap.driver.userspace_source, "NVML nvmlSystemGetDriverVersion");

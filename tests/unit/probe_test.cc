@@ -76,7 +76,7 @@ TEST(DriverProbe, NvmlAnswersWhenTheModuleIsLoaded) {
   EXPECT_TRUE(s.driver.kernel_module_loaded);
   EXPECT_EQ(s.driver.userspace_source, "NVML nvmlSystemGetDriverVersion");
   EXPECT_EQ(s.driver.cuda->MajorMinor(), "12.4");
-  EXPECT_EQ(s.driver.nvml_status, "ok");
+  EXPECT_EQ(s.driver.nvml, NvmlState::kOk);
   ASSERT_EQ(s.gpus.size(), 1u);
   EXPECT_EQ(s.gpus[0].cc->ToString(), "8.9");
   EXPECT_EQ(s.gpus[0].architecture, "Ada Lovelace");
@@ -89,7 +89,7 @@ TEST(DriverProbe, NoKernelModuleSkipsNvmlAndAsksLibcuda) {
   Snapshot s = Take(m.Input());
   EXPECT_FALSE(s.driver.kernel_module_loaded);
   EXPECT_EQ(m.nvml.init_calls, 0);
-  EXPECT_EQ(s.driver.nvml_status, "skipped.no_module");
+  EXPECT_EQ(s.driver.nvml, NvmlState::kSkippedNoModule);
   EXPECT_EQ(s.driver.userspace_version->text, "535.261.03");
   EXPECT_EQ(s.driver.cuda->MajorMinor(), "12.2");
   EXPECT_EQ(s.driver.cuda_source, "libcuda cuDriverGetVersion");
@@ -101,7 +101,8 @@ TEST(DriverProbe, EveryNvmlErrorBecomesAStatusLine) {
     m.AddDriver("550.54.14", "550.54.14");
     m.nvml.init = Err(NvmlStatusName(code) + ": text");
     Snapshot s = Take(m.Input());
-    EXPECT_NE(s.driver.nvml_status.find(NvmlStatusName(code)), std::string::npos) << code;
+    EXPECT_EQ(s.driver.nvml, NvmlState::kFailed);
+    EXPECT_NE(s.driver.nvml_error.find(NvmlStatusName(code)), std::string::npos) << code;
     EXPECT_EQ(s.driver.userspace_version->text, "550.54.14") << code;  // the file name still answers
     EXPECT_TRUE(s.driver.cuda.has_value()) << code;                     // libcuda, else the catalog
   }
