@@ -244,15 +244,15 @@ void CheckRuntimeShadowed(const Snapshot& s, const Catalog&, std::vector<Finding
       out.push_back(Finding{"runtime.shadowed", Severity::kWarning,
                             {{"env", env.prefix}, {"torch", torch.version->ToString()}, {"soname", r.soname},
                              {"path", r.path}, {"origin", origin},
-                             {"version", r.version ? r.version->ToString() : "?"},
+                             {"version", ArgOf(r.version, [](const Pep440& v) { return v.ToString(); })},
                              {"wheel_path", r.wheel_path},
-                             {"wheel_version", r.wheel_version ? r.wheel_version->ToString() : "?"}},
+                             {"wheel_version", ArgOf(r.wheel_version, [](const Pep440& v) { return v.ToString(); })}},
                             {r.version ? Ev("evidence.runtime_found_version",
                                             {{"soname", r.soname}, {"path", r.path}, {"origin", origin},
                                              {"version", r.version->ToString()}, {"source", r.version_source}})
                                        : Ev("evidence.runtime_found", {{"soname", r.soname}, {"path", r.path}, {"origin", origin}}),
                              Ev("evidence.runtime_wheel", {{"path", r.wheel_path},
-                                                           {"version", r.wheel_version ? r.wheel_version->ToString() : "?"}})},
+                                                           {"version", ArgOf(r.wheel_version, [](const Pep440& v) { return v.ToString(); })}})},
                             "unset LD_LIBRARY_PATH",
                             "cudnn"});
     }

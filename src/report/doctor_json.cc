@@ -183,7 +183,7 @@ std::string_view OutcomeName(Evidence::Outcome o) {
 
 Json ArgsJson(const MessageArgs& args) {
   Json j = Json::object();
-  for (const auto& [k, v] : args) j[k] = v;
+  for (const auto& [k, v] : args) j[k] = v ? Json(*v) : Json(nullptr);
   return j;
 }
 

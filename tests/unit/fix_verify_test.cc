@@ -100,7 +100,7 @@ std::optional<Env> ApplyEnvFix(const std::string& fix, Env env) {
 
 std::string ArgOf(const Finding& f, std::string_view key) {
   for (const auto& [k, v] : f.args) {
-    if (k == key) return v;
+    if (k == key) return v.value_or("");
   }
   return "";
 }

@@ -68,7 +68,7 @@ std::vector<Finding> WithId(const std::vector<Finding>& all, std::string_view id
 
 std::string Arg(const Finding& f, std::string_view key) {
   for (const auto& [k, v] : f.args) {
-    if (k == key) return v;
+    if (k == key) return v.value_or("");
   }
   return "";
 }
