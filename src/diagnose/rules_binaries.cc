@@ -66,7 +66,7 @@ std::optional<Pin> ParsePin(const std::string& text) {
 
 // The version of a single "==X" clause (no wildcard), the build a pin names.
 std::optional<Pep440> ExactPin(const SpecifierSet& spec) {
-  if (spec.clauses.size() != 1 || spec.clauses[0].op != "==" || spec.clauses[0].wildcard) return std::nullopt;
+  if (spec.clauses.size() != 1 || spec.clauses[0].op != SpecOp::kEqual || spec.clauses[0].wildcard) return std::nullopt;
   return spec.clauses[0].version;
 }
 

@@ -62,7 +62,7 @@ std::optional<PipPin> ParsePipPin(std::string_view text) {
 std::optional<Pep440> VersionIn(const PipPin& pin) {
   if (pin.exact) return pin.exact;
   for (const Specifier& c : pin.set.clauses) {
-    if ((c.op == ">=" || c.op == "~=" || c.op == "==") && !c.wildcard && pin.set.Matches(c.version)) return c.version;
+    if ((c.op == SpecOp::kGreaterEqual || c.op == SpecOp::kCompatible || c.op == SpecOp::kEqual) && !c.wildcard && pin.set.Matches(c.version)) return c.version;
   }
   return std::nullopt;
 }

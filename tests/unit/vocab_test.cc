@@ -4,6 +4,8 @@
 
 #include <filesystem>
 #include <fstream>
+#include <iterator>
+#include <set>
 
 #include "derive/derive.h"
 #include "diagnose/rules.h"
@@ -17,6 +19,23 @@ namespace cudamatch {
 namespace {
 
 using testing::TheCatalog;
+
+TEST(Vocabulary, SpecifierOperatorsRoundTripThroughTheirText) {
+  const SpecOp all[] = {SpecOp::kEqual,   SpecOp::kNotEqual, SpecOp::kGreaterEqual, SpecOp::kLessEqual,
+                        SpecOp::kGreater, SpecOp::kLess,     SpecOp::kCompatible,   SpecOp::kArbitrary};
+  std::set<std::string_view> texts;
+  for (SpecOp op : all) {
+    std::string_view text = SpecOpText(op);
+    texts.insert(text);
+    EXPECT_EQ(SpecOpPrefix(std::string(text) + "2.4.1"), op) << text;
+    auto set = SpecifierSet::Parse(std::string(text) + "2.4.1");
+    ASSERT_TRUE(set) << text;
+    EXPECT_EQ(set->clauses.at(0).op, op);
+  }
+  EXPECT_EQ(texts.size(), std::size(all));
+  EXPECT_FALSE(SpecOpPrefix("2.4.1"));
+  EXPECT_EQ(SpecifierSet::Parse("2.4.1")->clauses.at(0).op, SpecOp::kEqual);  // a bare version means ==
+}
 
 TEST(Vocabulary, NvmlStatesRoundTripThroughTheirNames) {
   for (NvmlState s : {NvmlState::kOk, NvmlState::kSkippedRoot, NvmlState::kSkippedNoModule, NvmlState::kSkippedNoLibrary}) {
