@@ -11,6 +11,7 @@
 #include "plan/check.h"
 #include "plan/lookup.h"
 #include "plan/plan.h"
+#include "derive/derive.h"
 #include "probe/context.h"
 #include "report/doctor.h"
 
@@ -110,6 +111,7 @@ void BM_DoctorSynthetic(benchmark::State& state) {
   in.env = {{"HOME", "/home/u"}, {"PATH", "/usr/local/cuda-12.4/bin:/usr/bin"}};
   for (auto _ : state) {
     Snapshot snap = TakeSnapshot(in);
+    Derive(TheCatalog(), snap);
     std::vector<Finding> findings = Diagnose(snap, TheCatalog());
     benchmark::DoNotOptimize(JsonText(DoctorJson(snap, findings)));
     state.counters["envs"] = static_cast<double>(snap.pythons.size());

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "diagnose/rules.h"
+#include "derive/derive.h"
 #include "probe/context.h"
 #include "report/doctor.h"
 
@@ -40,6 +41,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   in.catalog = &catalog;
   in.env = {{"VIRTUAL_ENV", "/home/u/venv"}, {"PATH", "/usr/local/cuda-12.4/bin"}, {"LD_LIBRARY_PATH", "/usr/local/cuda-12.4/lib64"}};
   Snapshot snap = TakeSnapshot(in);
+  Derive(catalog, snap);
   std::vector<Finding> findings = Diagnose(snap, catalog);
   // Reports of damaged files must render: text in both languages, and JSON.
   (void)JsonText(DoctorJson(snap, findings));

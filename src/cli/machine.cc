@@ -4,6 +4,7 @@
 #include <cstdlib>
 
 #include "cli/process.h"
+#include "derive/derive.h"
 #include "core/text.h"
 
 namespace cudamatch {
@@ -100,6 +101,7 @@ Result<MachineProbe> ProbeMachine(const MachineOptions& opt, const Context& ctx)
     in.self_exe = host.self_exe;
   }
   m.snapshot = TakeSnapshot(in);
+  Derive(ctx.catalog, m.snapshot);
   return m;
 }
 

@@ -277,35 +277,63 @@ bool PrefixMatches(const Pep440& spec, const Pep440& cand) {
 
 }  // namespace
 
+// Longest first, so that a prefix match finds "===" before "==" and ">=" before ">".
+constexpr std::pair<SpecOp, std::string_view> kSpecOps[] = {
+    {SpecOp::kArbitrary, "==="},    {SpecOp::kEqual, "=="},   {SpecOp::kNotEqual, "!="},
+    {SpecOp::kGreaterEqual, ">="}, {SpecOp::kLessEqual, "<="}, {SpecOp::kCompatible, "~="},
+    {SpecOp::kGreater, ">"},       {SpecOp::kLess, "<"},
+};
+
+std::string_view SpecOpText(SpecOp op) {
+  for (const auto& [o, text] : kSpecOps) {
+    if (o == op) return text;
+  }
+  return "";
+}
+
+std::optional<SpecOp> SpecOpPrefix(std::string_view text) {
+  for (const auto& [o, op] : kSpecOps) {
+    if (StartsWith(text, op)) return o;
+  }
+  return std::nullopt;
+}
+
+namespace {
+
+bool EqualMatches(const Specifier& s, const Pep440& candidate, const Pep440& pub) {
+  if (s.wildcard) return PrefixMatches(s.version, pub);
+  if (s.version.local.empty()) return ComparePublic(pub, s.version) == 0;
+  return candidate == s.version;
+}
+
+}  // namespace
+
 bool Specifier::Matches(const Pep440& candidate) const {
   const Pep440 pub = candidate.WithoutLocal();
-  if (op == "===") return candidate.ToString() == version.ToString();
-  if (op == "==" || op == "!=") {
-    bool eq;
-    if (wildcard) eq = PrefixMatches(version, pub);
-    else if (version.local.empty()) eq = ComparePublic(pub, version) == 0;
-    else eq = candidate == version;
-    return op == "==" ? eq : !eq;
-  }
+  if (op == SpecOp::kArbitrary) return candidate.ToString() == version.ToString();
+  if (op == SpecOp::kEqual) return EqualMatches(*this, candidate, pub);
+  if (op == SpecOp::kNotEqual) return !EqualMatches(*this, candidate, pub);
   auto c = ComparePublic(pub, version);
-  if (op == ">=") return c >= 0;
-  if (op == "<=") return c <= 0;
-  if (op == "<") {
-    // "<V" excludes pre-releases of V itself unless V is one.
-    if (c >= 0) return false;
-    return version.IsPrerelease() || !pub.IsPrerelease() ||
-           CompareRelease(pub.release, version.release) != 0;
-  }
-  if (op == ">") {
-    // ">V" excludes post-releases of V unless V is one.
-    if (c <= 0) return false;
-    return version.post || !pub.post || CompareRelease(pub.release, version.release) != 0;
-  }
-  if (op == "~=") {
-    if (c < 0) return false;
-    Pep440 prefix = version;
-    prefix.release.pop_back();
-    return PrefixMatches(prefix, pub);
+  switch (op) {
+    case SpecOp::kGreaterEqual: return c >= 0;
+    case SpecOp::kLessEqual: return c <= 0;
+    case SpecOp::kLess:
+      // "<V" excludes pre-releases of V itself unless V is one.
+      if (c >= 0) return false;
+      return version.IsPrerelease() || !pub.IsPrerelease() || CompareRelease(pub.release, version.release) != 0;
+    case SpecOp::kGreater:
+      // ">V" excludes post-releases of V unless V is one.
+      if (c <= 0) return false;
+      return version.post || !pub.post || CompareRelease(pub.release, version.release) != 0;
+    case SpecOp::kCompatible: {
+      if (c < 0) return false;
+      Pep440 prefix = version;
+      prefix.release.pop_back();
+      return PrefixMatches(prefix, pub);
+    }
+    case SpecOp::kEqual:
+    case SpecOp::kNotEqual:
+    case SpecOp::kArbitrary: break;
   }
   return false;
 }
@@ -320,22 +348,17 @@ Result<SpecifierSet> SpecifierSet::Parse(std::string_view text) {
       return Malformed("version specifier", text);
     }
     Specifier spec;
-    for (std::string_view op : {"===", "==", "!=", ">=", "<=", "~=", ">", "<"}) {
-      if (StartsWith(clause, op)) {
-        spec.op = std::string(op);
-        break;
-      }
-    }
-    if (spec.op.empty()) spec.op = "==";  // a bare version means ==
-    std::string_view rest = Trim(clause.substr(StartsWith(clause, spec.op) ? spec.op.size() : 0));
+    std::optional<SpecOp> written = SpecOpPrefix(clause);
+    spec.op = written.value_or(SpecOp::kEqual);  // a bare version means ==
+    std::string_view rest = Trim(clause.substr(written ? SpecOpText(*written).size() : 0));
     if (EndsWith(rest, ".*")) {
-      if (spec.op != "==" && spec.op != "!=") return Malformed("version specifier", text);
+      if (spec.op != SpecOp::kEqual && spec.op != SpecOp::kNotEqual) return Malformed("version specifier", text);
       spec.wildcard = true;
       rest.remove_suffix(2);
     }
     auto v = Pep440::Parse(rest);
     if (!v) return Malformed("version specifier", text);
-    if (spec.op == "~=" && v->release.size() < 2) return Malformed("version specifier", text);
+    if (spec.op == SpecOp::kCompatible && v->release.size() < 2) return Malformed("version specifier", text);
     spec.version = std::move(*v);
     spec.text = std::string(clause);
     set.clauses.push_back(std::move(spec));

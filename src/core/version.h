@@ -47,8 +47,14 @@ std::strong_ordering operator<=>(const Pep440& a, const Pep440& b);
 bool operator==(const Pep440& a, const Pep440& b);
 
 // One PEP 440 version specifier clause ("==1.13.*", ">=2.0", "~=2.1.0", "!=2.0.0").
+// A PEP 440 comparison operator.
+enum class SpecOp { kEqual, kNotEqual, kGreaterEqual, kLessEqual, kGreater, kLess, kCompatible, kArbitrary };
+std::string_view SpecOpText(SpecOp op);  // "==", "!=", ">=", "<=", ">", "<", "~=", "==="
+// The operator `text` starts with (the longest that fits: "===" before "=="); nullopt for none.
+std::optional<SpecOp> SpecOpPrefix(std::string_view text);
+
 struct Specifier {
-  std::string op;  // "==", "!=", ">=", "<=", ">", "<", "~=", "==="
+  SpecOp op = SpecOp::kEqual;
   Pep440 version;
   bool wildcard = false;
   std::string text;

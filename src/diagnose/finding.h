@@ -3,6 +3,7 @@
 // same finding renders in English or Chinese and as language-neutral JSON.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -13,7 +14,18 @@ enum class Severity { kError = 0, kWarning = 1, kInfo = 2 };
 
 std::string_view SeverityName(Severity s);  // "error", "warning", "info"
 
-using MessageArgs = std::vector<std::pair<std::string, std::string>>;
+// A message argument's value; nullopt when unknown (rendered "unknown" in the user's language,
+// null in JSON).
+using ArgValue = std::optional<std::string>;
+using MessageArgs = std::vector<std::pair<std::string, ArgValue>>;
+
+// `v`'s text by `text(*v)`, or nullopt when `v` is unknown.
+template <class T, class F>
+ArgValue ArgOf(const std::optional<T>& v, F text) {
+  return v ? ArgValue(text(*v)) : std::nullopt;
+}
+// A string that is empty when unknown.
+inline ArgValue ArgOf(const std::string& s) { return s.empty() ? std::nullopt : ArgValue(s); }
 
 // One fact a finding rests on: a message id ("evidence.driver_kernel") and its values, so it
 // renders in every language and stays language-neutral in JSON.

@@ -70,7 +70,7 @@ namespace {
 
 std::string Arg(const Finding& f, std::string_view key) {
   for (const auto& [k, v] : f.args) {
-    if (k == key) return v;
+    if (k == key) return v.value_or("");
   }
   return "";
 }
@@ -123,7 +123,7 @@ std::vector<EvidenceItem> DriverEvidence(const DriverInfo& d) {
 }
 
 EvidenceItem TorchEvidence(const PythonEnv& env, const PackageInfo& torch) {
-  MessageArgs args = {{"version", torch.version ? torch.version->ToString() : "?"}, {"env", env.prefix}, {"source", torch.version_source}};
+  MessageArgs args = {{"version", ArgOf(torch.version, [](const Pep440& v) { return v.ToString(); })}, {"env", env.prefix}, {"source", torch.version_source}};
   if (!torch.cuda) return Ev("evidence.torch", std::move(args));
   args.emplace_back("cuda", torch.cuda->MajorMinor());
   return Ev("evidence.torch_cuda", std::move(args));
@@ -141,8 +141,8 @@ EvidenceItem GpuEvidence(const GpuInfo& g) {
 }
 
 const TorchVariant* InstalledVariant(const Catalog& c, const PackageInfo& torch, const Platform& p) {
-  if (!torch.version || torch.variant.empty()) return nullptr;
-  return FindVariant(c, *torch.version, p.Name(), torch.variant);
+  if (!torch.version || !torch.variant) return nullptr;
+  return FindVariant(c, *torch.version, p.Name(), VariantTag(torch));
 }
 
 }  // namespace cudamatch

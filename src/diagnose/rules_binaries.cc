@@ -42,7 +42,7 @@ std::string RebuildCommand(const ExtensionInfo& e, std::string_view arch_list) {
 // The torch named by a pin ("torch==2.4.1"), with the installed build's variant when the catalog has it.
 std::string TorchPinCommand(const Snapshot& s, const Catalog& c, const PackageInfo& torch, const Pep440& want) {
   const TorchRelease* release = FindTorch(c, want);
-  const TorchVariant* variant = release ? FindVariant(c, want, s.platform.Name(), torch.variant) : nullptr;
+  const TorchVariant* variant = release ? FindVariant(c, want, s.platform.Name(), VariantTag(torch)) : nullptr;
   if (release == nullptr || variant == nullptr) return "pip install \"torch==" + want.ToString() + "\"";
   InstallRequest req;
   req.release = release;
@@ -66,7 +66,7 @@ std::optional<Pin> ParsePin(const std::string& text) {
 
 // The version of a single "==X" clause (no wildcard), the build a pin names.
 std::optional<Pep440> ExactPin(const SpecifierSet& spec) {
-  if (spec.clauses.size() != 1 || spec.clauses[0].op != "==" || spec.clauses[0].wildcard) return std::nullopt;
+  if (spec.clauses.size() != 1 || spec.clauses[0].op != SpecOp::kEqual || spec.clauses[0].wildcard) return std::nullopt;
   return spec.clauses[0].version;
 }
 
@@ -244,15 +244,15 @@ void CheckRuntimeShadowed(const Snapshot& s, const Catalog&, std::vector<Finding
       out.push_back(Finding{"runtime.shadowed", Severity::kWarning,
                             {{"env", env.prefix}, {"torch", torch.version->ToString()}, {"soname", r.soname},
                              {"path", r.path}, {"origin", origin},
-                             {"version", r.version ? r.version->ToString() : "?"},
+                             {"version", ArgOf(r.version, [](const Pep440& v) { return v.ToString(); })},
                              {"wheel_path", r.wheel_path},
-                             {"wheel_version", r.wheel_version ? r.wheel_version->ToString() : "?"}},
+                             {"wheel_version", ArgOf(r.wheel_version, [](const Pep440& v) { return v.ToString(); })}},
                             {r.version ? Ev("evidence.runtime_found_version",
                                             {{"soname", r.soname}, {"path", r.path}, {"origin", origin},
                                              {"version", r.version->ToString()}, {"source", r.version_source}})
                                        : Ev("evidence.runtime_found", {{"soname", r.soname}, {"path", r.path}, {"origin", origin}}),
                              Ev("evidence.runtime_wheel", {{"path", r.wheel_path},
-                                                           {"version", r.wheel_version ? r.wheel_version->ToString() : "?"}})},
+                                                           {"version", ArgOf(r.wheel_version, [](const Pep440& v) { return v.ToString(); })}})},
                             "unset LD_LIBRARY_PATH",
                             "cudnn"});
     }

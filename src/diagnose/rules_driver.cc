@@ -36,7 +36,7 @@ std::string ReinstallDriverCommand(const std::string& os_id, const DriverVersion
 void CheckDriverMissing(const Snapshot& s, const Catalog& c, std::vector<Finding>& out) {
   if (s.driver.installed() || s.gpus.empty()) return;
   const GpuInfo& gpu = s.gpus.front();
-  std::string gpu_need = "?";
+  ArgValue gpu_need;
   if (gpu.cc) {
     if (auto first = FirstCudaFor(c, *gpu.cc)) {
       DriverRequirement req = MinDriverFor(c, *first, s.platform.os);
@@ -44,18 +44,18 @@ void CheckDriverMissing(const Snapshot& s, const Catalog& c, std::vector<Finding
     }
   }
   Plan plan = MakePlan(c, SpecFromSnapshot(s, PrimaryPython(s)));
-  std::string need = "?";
+  ArgValue need;
   if (plan.variant && plan.variant->variant.cuda) {
     DriverRequirement req = MinDriverFor(c, *plan.variant->variant.cuda, s.platform.os);
     if (req.toolkit_min) need = req.toolkit_min->text;
   }
   Finding f{"driver.missing", Severity::kError,
             {{"gpu", gpu.name.empty() ? "NVIDIA GPU" : gpu.name},
-             {"cc", gpu.cc ? gpu.cc->ToString() : "?"},
+             {"cc", ArgOf(gpu.cc, [](const ComputeCapability& v) { return v.ToString(); })},
              {"gpu_driver", gpu_need},
              {"driver", need},
-             {"torch", plan.release ? plan.release->torch.Public() : "?"},
-             {"variant", plan.variant ? plan.variant->variant.tag : "?"}},
+             {"torch", plan.release ? ArgValue(plan.release->torch.Public()) : std::nullopt},
+             {"variant", plan.variant ? ArgValue(plan.variant->variant.tag) : std::nullopt}},
             {GpuEvidence(gpu)},
             s.driver.container ? "" : InstallDriverCommand(s.host.os_id),
             "driver"};
@@ -72,7 +72,7 @@ void CheckModuleNotLoaded(const Snapshot& s, const Catalog&, std::vector<Finding
   evidence.push_back(Ev("evidence.no_kernel_module"));
   if (d.container) evidence.push_back(Ev("evidence.container", {{"source", d.container_source}}));
   out.push_back(Finding{d.container ? "container.module_not_loaded" : "driver.module_not_loaded", Severity::kError,
-                        {{"driver", d.userspace_version ? d.userspace_version->text : "?"}},
+                        {{"driver", ArgOf(d.userspace_version, [](const DriverVersion& v) { return v.text; })}},
                         std::move(evidence),
                         d.container ? "" : "sudo modprobe nvidia",
                         d.container ? "containers" : "driver"});
@@ -148,7 +148,7 @@ void CheckVisibleDevices(const Snapshot& s, const Catalog&, std::vector<Finding>
 void CheckForwardCompat(const Snapshot& s, const Catalog&, std::vector<Finding>& out) {
   for (const ForwardCompat& fc : s.driver.forward_compat) {
     out.push_back(Finding{"driver.forward_compat", Severity::kInfo,
-                          {{"path", fc.path}, {"version", fc.version ? fc.version->text : "?"}},
+                          {{"path", fc.path}, {"version", ArgOf(fc.version, [](const DriverVersion& v) { return v.text; })}},
                           {fc.version ? Ev("evidence.forward_compat", {{"path", fc.path}, {"version", fc.version->text}})
                                       : Ev("evidence.forward_compat_unknown", {{"path", fc.path}})},
                           "",
@@ -159,9 +159,12 @@ void CheckForwardCompat(const Snapshot& s, const Catalog&, std::vector<Finding>&
 void CheckUnknownGpu(const Snapshot& s, const Catalog&, std::vector<Finding>& out) {
   for (const GpuInfo& g : s.gpus) {
     if (g.cc) continue;
-    char id[8] = "?";
-    if (g.pci_device_id) std::snprintf(id, sizeof(id), "%04x", *g.pci_device_id);
-    out.push_back(Finding{"gpu.unknown", Severity::kInfo, {{"gpu", g.name.empty() ? g.pci_bus_id : g.name}, {"pci", id}},
+    auto hex = [](uint32_t pci) {
+      char id[16];
+      std::snprintf(id, sizeof(id), "%04x", pci);
+      return std::string(id);
+    };
+    out.push_back(Finding{"gpu.unknown", Severity::kInfo, {{"gpu", g.name.empty() ? g.pci_bus_id : g.name}, {"pci", ArgOf(g.pci_device_id, hex)}},
                           {GpuEvidence(g)}, "", "compute-capability"});
   }
 }

@@ -16,9 +16,9 @@ const TorchRelease* NewestWithWheels(const Catalog& c, const Platform& p) {
   return nullptr;
 }
 
-std::string TargetRange(const Catalog& c, const std::optional<CudaVersion>& cuda) {
+ArgValue TargetRange(const Catalog& c, const std::optional<CudaVersion>& cuda) {
   const CudaTargets* t = cuda ? TargetsFor(c, *cuda) : nullptr;
-  if (t == nullptr || !t->min_cc || !t->max_cc) return "?";
+  if (t == nullptr || !t->min_cc || !t->max_cc) return std::nullopt;
   return t->min_cc->ToString() + "-" + t->max_cc->ToString();
 }
 
@@ -36,7 +36,7 @@ void CheckTorchBeyondCatalog(const Snapshot& s, const Catalog& c, std::vector<Fi
     auto it = env.packages.find("torch");
     if (it == env.packages.end() || !BeyondCatalog(c, it->second, s.platform)) continue;
     const PackageInfo& torch = it->second;
-    std::string cuda = torch.cuda ? torch.cuda->MajorMinor() : "?";
+    ArgValue cuda = ArgOf(torch.cuda, [](const CudaVersion& v) { return v.MajorMinor(); });
     out.push_back(Finding{"torch.beyond_catalog", Severity::kInfo,
                           {{"env", env.prefix}, {"torch", torch.version->ToString()}, {"date", c.data_date},
                            {"newest", newest->torch.Public()}, {"platform", s.platform.Name()},

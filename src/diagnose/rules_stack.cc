@@ -22,16 +22,17 @@ void CheckCompanionBuild(const PythonEnv& env, const PackageInfo& torch,
   auto it = env.packages.find(name);
   if (it == env.packages.end() || !it->second.version) return;
   const PackageInfo& pkg = it->second;
-  std::string torch_build = BuildName(torch.variant), pkg_build = BuildName(pkg.variant);
-  if (torch_build.empty() || pkg_build.empty() || torch.variant == pkg.variant) return;
+  std::string torch_build = BuildName(VariantTag(torch)), pkg_build = BuildName(VariantTag(pkg));
+  if (torch_build.empty() || pkg_build.empty() || VariantTag(torch) == VariantTag(pkg)) return;
   // --force-reinstall: the installed 0.17.1+cu121 already satisfies "==0.17.1", so a plain
   // install would keep it.
   std::string fix = PythonOf(env) + " -m pip install --force-reinstall --no-deps " + name + "==" +
-                    pkg.version->WithoutLocal().Public() + " --index-url https://download.pytorch.org/whl/" + torch.variant;
+                    pkg.version->WithoutLocal().Public() + " --index-url https://download.pytorch.org/whl/" +
+                    VariantTag(torch);
   out.push_back(Finding{id, Severity::kError,
                         {{"env", env.prefix}, {"package", name}, {"version", pkg.version->ToString()},
                          {"torch", torch.version->ToString()}, {"torch_build", torch_build},
-                         {"torch_variant", torch.variant}, {"pkg_build", pkg_build}, {"pkg_variant", pkg.variant}},
+                         {"torch_variant", VariantTag(torch)}, {"pkg_build", pkg_build}, {"pkg_variant", VariantTag(pkg)}},
                         {TorchEvidence(env, torch), PackageEvidence(pkg)},
                         fix,
                         "pairing"});

@@ -35,10 +35,10 @@ void CheckTorchDriver(const Snapshot& s, const Catalog& c, std::vector<Finding>&
               {{"env", env.prefix},
                {"torch", torch.version->ToString()},
                {"cuda", torch.cuda->MajorMinor()},
-               {"driver", d.version() ? d.version()->text : "?"},
-               {"driver_cuda", d.cuda ? d.cuda->MajorMinor() : "?"},
-               {"need", req.toolkit_min ? req.toolkit_min->text : "?"},
-               {"floor", req.minor_compat ? req.minor_compat->text : "?"}},
+               {"driver", ArgOf(d.version(), [](const DriverVersion& v) { return v.text; })},
+               {"driver_cuda", ArgOf(d.cuda, [](const CudaVersion& v) { return v.MajorMinor(); })},
+               {"need", ArgOf(req.toolkit_min, [](const DriverVersion& v) { return v.text; })},
+               {"floor", ArgOf(req.minor_compat, [](const DriverVersion& v) { return v.text; })}},
               DriverEvidence(d),
               TorchFixCommand(c, s, env, fit == DriverFit::kMinorCompat),
               "minor-compat"};
@@ -147,7 +147,7 @@ void CheckCpuBuildWindowsDriver(const Snapshot& s, const Catalog& c, std::vector
   const DriverInfo& d = s.driver;
   if (s.platform.os != Os::kWindows || !d.userspace_version) return;
   ForEachTorch(s, [&](const PythonEnv& env, const PackageInfo& torch) {
-    if (torch.variant != "cpu") return;
+    if (!IsCpuBuild(torch)) return;
     std::vector<EvidenceItem> evidence = {TorchEvidence(env, torch)};
     for (EvidenceItem& e : DriverEvidence(d)) evidence.push_back(std::move(e));
     out.push_back(Finding{"torch.cpu_build_driver", Severity::kWarning,
@@ -162,7 +162,7 @@ void CheckCpuBuildWindowsDriver(const Snapshot& s, const Catalog& c, std::vector
 void CheckCpuBuild(const Snapshot& s, const Catalog& c, std::vector<Finding>& out) {
   if (s.gpus.empty()) return CheckCpuBuildWindowsDriver(s, c, out);
   ForEachTorch(s, [&](const PythonEnv& env, const PackageInfo& torch) {
-    if (torch.variant != "cpu") return;
+    if (!IsCpuBuild(torch)) return;
     out.push_back(Finding{"torch.cpu_build", Severity::kWarning,
                           {{"env", env.prefix}, {"torch", torch.version->ToString()}, {"gpu", s.gpus.front().name}},
                           {TorchEvidence(env, torch), NvidiaGpus(s)},
@@ -174,7 +174,7 @@ void CheckCpuBuild(const Snapshot& s, const Catalog& c, std::vector<Finding>& ou
 void CheckRocmBuild(const Snapshot& s, const Catalog& c, std::vector<Finding>& out) {
   if (s.gpus.empty()) return;
   ForEachTorch(s, [&](const PythonEnv& env, const PackageInfo& torch) {
-    if (!torch.hip && !StartsWith(torch.variant, "rocm")) return;
+    if (!torch.hip && !IsRocmBuild(torch)) return;
     out.push_back(Finding{"torch.rocm_on_nvidia", Severity::kError,
                           {{"env", env.prefix}, {"torch", torch.version->ToString()}},
                           {TorchEvidence(env, torch), NvidiaGpus(s)},
@@ -189,8 +189,8 @@ void CheckTorchPython(const Snapshot& s, const Catalog& c, std::vector<Finding>&
     if (release == nullptr || !env.version || FitPython(*release, *env.version) != PythonFit::kUnsupported) return;
     out.push_back(Finding{"torch.python_unsupported", Severity::kWarning,
                           {{"env", env.prefix}, {"torch", release->torch.Public()}, {"python", env.version->ToString()},
-                           {"min", release->python_min ? release->python_min->ToString() : "?"},
-                           {"max", release->python_max ? release->python_max->ToString() : "?"}},
+                           {"min", ArgOf(release->python_min, [](const PyVersion& v) { return v.ToString(); })},
+                           {"max", ArgOf(release->python_max, [](const PyVersion& v) { return v.ToString(); })}},
                           {TorchEvidence(env, torch),
                            Ev("evidence.python", {{"version", env.version->ToString()}, {"source", env.version_source}})},
                           "",
@@ -204,7 +204,7 @@ void CheckTorchUnknown(const Snapshot& s, const Catalog& c, std::vector<Finding>
     if (BeyondCatalog(c, torch, s.platform)) return;  // said by torch.beyond_catalog
     out.push_back(Finding{"torch.not_in_catalog", Severity::kInfo,
                           {{"env", env.prefix}, {"torch", torch.version->ToString()},
-                           {"metadata", torch.metadata_version.empty() ? "?" : torch.metadata_version}},
+                           {"metadata", ArgOf(torch.metadata_version)}},
                           {TorchEvidence(env, torch)},
                           "",
                           "layers"});

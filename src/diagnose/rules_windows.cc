@@ -26,7 +26,7 @@ void CheckToolkitPathVsCudaPath(const Snapshot& s, const Catalog&, std::vector<F
     }
   }
   if (on_path == nullptr || cuda_path == nullptr || on_path == cuda_path) return;
-  auto version = [](const ToolkitInfo& t) { return t.version ? t.version->ToString() : "?"; };
+  auto version = [](const ToolkitInfo& t) { return ArgOf(t.version, [](const CudaVersion& v) { return v.ToString(); }); };
   out.push_back(Finding{"toolkit.path_vs_cuda_path", Severity::kWarning,
                         {{"path_toolkit", on_path->path}, {"path_version", version(*on_path)},
                          {"cuda_path", cuda_path->path}, {"cuda_path_version", version(*cuda_path)}},

@@ -23,7 +23,7 @@ std::optional<Pep440> Exact(const Pin& pin) {
   auto set = SetOf(pin);
   if (!set || set->clauses.size() != 1) return std::nullopt;
   const Specifier& s = set->clauses.front();
-  if ((s.op != "==" && s.op != "===") || s.wildcard) return std::nullopt;
+  if ((s.op != SpecOp::kEqual && s.op != SpecOp::kArbitrary) || s.wildcard) return std::nullopt;
   return s.version;
 }
 

@@ -62,7 +62,7 @@ std::optional<PipPin> ParsePipPin(std::string_view text) {
 std::optional<Pep440> VersionIn(const PipPin& pin) {
   if (pin.exact) return pin.exact;
   for (const Specifier& c : pin.set.clauses) {
-    if ((c.op == ">=" || c.op == "~=" || c.op == "==") && !c.wildcard && pin.set.Matches(c.version)) return c.version;
+    if ((c.op == SpecOp::kGreaterEqual || c.op == SpecOp::kCompatible || c.op == SpecOp::kEqual) && !c.wildcard && pin.set.Matches(c.version)) return c.version;
   }
   return std::nullopt;
 }
@@ -140,7 +140,7 @@ std::optional<std::string> SameReleaseCommand(const Catalog& c, MachineSpec spec
   spec.torch = SpecifierSet::Parse("==" + t.torch.Public()).value();
   Plan p = PlanWithoutSuggestions(c, spec);
   if (!p.release) return std::nullopt;
-  if (p.variant->variant.tag == torch.variant) return p.commands.pip;
+  if (p.variant->variant.tag == VariantTag(torch)) return p.commands.pip;
   return ReplacingBuild(p.commands.pip, p.variant->variant.tag, p.commands.FromPypi());
 }
 
@@ -181,8 +181,8 @@ std::string CompanionFixCommand(const Catalog& c, const Snapshot& s, const Pytho
   if (torch == env.packages.end() || !torch->second.version) return "";
   const TorchRelease* t = FindTorch(c, *torch->second.version);
   if (t == nullptr) return "";
-  const TorchVariant* v = torch->second.variant.empty() ? nullptr
-                                                         : FindVariant(c, t->torch, s.platform.Name(), torch->second.variant);
+  const TorchVariant* v = !torch->second.variant ? nullptr
+                                                   : FindVariant(c, t->torch, s.platform.Name(), VariantTag(torch->second));
   if (v == nullptr) v = PypiDefaultVariant(c, *t, s.platform.Name());
   if (v == nullptr) return "";
   InstallRequest req{t, v, s.platform, package == "torchvision", package == "torchaudio", nullptr, false};
@@ -232,7 +232,7 @@ std::optional<Snapshot> ApplyPipCommand(const Catalog& c, const Snapshot& s, con
     p.name = name;
     p.version = version;
     p.version_source = "as if installed by: " + command;
-    p.variant = tag;
+    p.variant = *variant;
     p.cuda = variant->cuda;
     p.hip.reset();
   }

@@ -116,7 +116,7 @@ RejectionSummary GroupRejections(const std::vector<Rejection>& rejected) {
       if (Has(out.shared, x)) continue;
       rest.push_back(&x);
       key += x.id + "\n";
-      for (const auto& [k, v] : x.args) key += k + "=" + v + "\n";
+      for (const auto& [k, v] : x.args) key += k + "=" + v.value_or("") + "\n";
     }
     auto [it, inserted] = index.emplace(std::make_pair(r.line, key), out.groups.size());
     if (inserted) out.groups.push_back({r.line, {}, rest});

@@ -25,7 +25,7 @@ PlatformGate GatePlatform(const MachineSpec& asked) {
     DropGpu(gate.spec);
   } else if (asked.jetson) {
     gate.notes.push_back({"caveat.jetson_not_pypi", {{"model", asked.jetson_model.empty() ? "Jetson" : asked.jetson_model}}});
-    gate.notes.push_back({"caveat.jetson_wheels_unknown", {{"l4t", asked.jetson_l4t.empty() ? "?" : asked.jetson_l4t}}});
+    gate.notes.push_back({"caveat.jetson_wheels_unknown", {{"l4t", ArgOf(asked.jetson_l4t)}}});
     DropGpu(gate.spec);
   }
   return gate;

@@ -81,7 +81,7 @@ bool InitNvml(NvmlApi& nvml, DriverInfo& d, Trail& trail);
 // nvmlSystemGetDriverVersion as the user-space driver version; `example` names a right value.
 void ReadNvmlDriverVersion(NvmlApi& nvml, Snapshot& snap, Trail& trail, const std::string& example);
 void ProbeGpus(const ProbeInput& in, Snapshot& snap);
-// The GPUs NVML lists, when NVML answered (snap.driver.nvml_status "ok"); the Windows machine's.
+// The GPUs NVML lists, when NVML answered (snap.driver.nvml kOk); the Windows machine's.
 void ProbeGpusFromNvml(const ProbeInput& in, Snapshot& snap, Trail& trail);
 void ProbePythons(const ProbeInput& in, Snapshot& snap);
 void ProbeToolkits(const ProbeInput& in, Snapshot& snap);

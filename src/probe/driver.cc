@@ -6,8 +6,10 @@
 //   user space:    NVML nvmlSystemGetDriverVersion (only with the kernel module loaded, or WSL),
 //                  then the real file names of libcuda.so.* / libnvidia-ml.so.* in the library
 //                  directories
-//   driver's CUDA: NVML nvmlSystemGetCudaDriverVersion_v2, libcuda cuDriverGetVersion (needs no
-//                  kernel module), then the catalog's driver-branch table
+//   driver's CUDA: NVML nvmlSystemGetCudaDriverVersion_v2, then libcuda cuDriverGetVersion (needs
+//                  no kernel module); derive/ fills it from the catalog's driver-branch table when
+//                  neither said it. The catalog is read here only to reject a value no driver of
+//                  its branch gives.
 //   forward compatibility: /usr/local/cuda*/compat/libcuda.so.*
 #include <algorithm>
 
@@ -133,17 +135,17 @@ bool PlausibleDriverCuda(const ProbeInput& in, const DriverInfo& d, int api, Sna
 void ProbeNvml(const ProbeInput& in, Snapshot& snap, Trail& trail) {
   DriverInfo& d = snap.driver;
   if (in.nvml == nullptr) {
-    d.nvml_status = "skipped.root";
+    d.nvml = NvmlState::kSkippedRoot;
     trail.Skipped("nvml", "--root inspects an image: no library of this host is loaded");
     return;
   }
   if (!d.kernel_module_loaded && !d.wsl) {
-    d.nvml_status = "skipped.no_module";
+    d.nvml = NvmlState::kSkippedNoModule;
     trail.Skipped("nvml", "the kernel module is not loaded");
     return;
   }
   if (d.nvml_paths.empty() && !d.wsl) {
-    d.nvml_status = "skipped.no_library";
+    d.nvml = NvmlState::kSkippedNoLibrary;
     trail.Skipped("nvml", "no libnvidia-ml.so.1 in any library directory");
     return;
   }
@@ -153,6 +155,7 @@ void ProbeNvml(const ProbeInput& in, Snapshot& snap, Trail& trail) {
   if (auto v = in.nvml->CudaDriverVersion(); v && PlausibleDriverCuda(in, d, *v, snap, trail, source)) {
     d.cuda = CudaVersion::FromApiInt(*v);
     d.cuda_source = source;
+    d.cuda_origin = Origin::kObserved;
     trail.Found("nvml:nvmlSystemGetCudaDriverVersion_v2", std::to_string(*v));
   } else if (!v) {
     trail.Error("nvml:nvmlSystemGetCudaDriverVersion_v2", v.error());
@@ -172,20 +175,13 @@ void ProbeDriverCuda(const ProbeInput& in, Snapshot& snap, Trail& trail) {
     if (auto v = in.cuda->DriverGetVersion(); v && PlausibleDriverCuda(in, d, *v, snap, trail, source)) {
       d.cuda = CudaVersion::FromApiInt(*v);
       d.cuda_source = source;
+      d.cuda_origin = Origin::kObserved;
       trail.Found("libcuda:cuDriverGetVersion", std::to_string(*v));
       return;
     } else if (!v) {
       trail.Error("libcuda:cuDriverGetVersion", v.error());
       if (auto fault = in.cuda->fault()) d.library_faults.push_back(*fault);
     }
-  }
-  std::optional<DriverVersion> version = d.version();
-  if (!version || in.catalog == nullptr) return;
-  DriverCuda served = MaxCudaForDriver(*in.catalog, *version, Os::kLinux);
-  if (served.cuda && served.from_branch_table) {
-    d.cuda = served.cuda;
-    d.cuda_source = "catalog: driver branch " + std::to_string(version->branch());
-    trail.Found("catalog:driver_branches.tsv", served.cuda->ToString());
   }
 }
 
@@ -215,12 +211,13 @@ void RecordImplausible(Snapshot& snap, Trail& trail, std::string source, std::st
 
 bool InitNvml(NvmlApi& nvml, DriverInfo& d, Trail& trail) {
   if (Status s = nvml.Init(); !s.ok()) {
-    d.nvml_status = s.error();
+    d.nvml = NvmlState::kFailed;
+    d.nvml_error = s.error();
     trail.Error("nvml:nvmlInit_v2", s.error());
     if (auto fault = nvml.fault()) d.library_faults.push_back(*fault);
     return false;
   }
-  d.nvml_status = "ok";
+  d.nvml = NvmlState::kOk;
   return true;
 }
 

@@ -4,11 +4,8 @@
 //   2. /proc/driver/nvidia/gpus/<bus id>/information (model, UUID, bus location) with the PCI
 //      device id from /sys/bus/pci/devices/<bus id>/device;
 //   3. PCI sysfs: /sys/bus/pci/devices/* with vendor 0x10de and a display class (0x03xxxx).
-// Compute capability and architecture not reported by NVML come from the catalog (by name, then
-// by PCI device id).
-#include <algorithm>
-
-#include "catalog/query.h"
+// Compute capability and architecture not reported by NVML are derived from the catalog (by name,
+// then by PCI device id) in derive/.
 #include "core/text.h"
 #include "probe/context.h"
 #include "probe/parsers.h"
@@ -25,44 +22,11 @@ std::optional<uint32_t> PciAttr(const Fs& fs, const std::string& bus_id, const c
   return ParseSysfsHex(*text);
 }
 
-// A name match identifies a GPU only when every best match agrees on the compute capability.
-bool AgreeOnCc(const GpuMatch& m) {
-  return std::all_of(m.models.begin(), m.models.end(),
-                     [&](const GpuModel* g) { return g->cc == m.models.front()->cc; });
-}
-
-// Fills compute capability and architecture from the catalog when the source lacked them.
-void Identify(const Catalog* catalog, GpuInfo& gpu) {
-  if (catalog == nullptr) return;
-  const GpuModel* model = nullptr;
-  if (!gpu.name.empty()) {
-    GpuMatch m = MatchGpuName(*catalog, gpu.name, /*suggest=*/false);
-    if (!m.models.empty() && AgreeOnCc(m)) model = m.models.front();
-  }
-  if (model == nullptr && gpu.pci_device_id) {
-    auto models = GpusByPciId(*catalog, *gpu.pci_device_id);
-    if (!models.empty()) model = models.front();
-    if (gpu.name.empty() && !models.empty()) {
-      std::vector<std::string> names;
-      for (const GpuModel* g : models) names.emplace_back(g->name);
-      gpu.name = Join(names, " / ");
-    }
-  }
-  if (!gpu.cc && model != nullptr) {
-    gpu.cc = model->cc;
-    gpu.cc_source = "catalog: " + std::string(model->name);
-  }
-  if (gpu.cc) {
-    if (const GpuArchitecture* arch = ArchitectureFor(*catalog, *gpu.cc)) gpu.architecture = arch->name;
-    else if (model != nullptr) gpu.architecture = model->architecture;
-  }
-}
-
-// NVML's compute capability is used only when it names a known architecture.
-std::optional<ComputeCapability> PlausibleCc(const ProbeInput& in, const NvmlGpu& g, Snapshot& snap, Trail& trail) {
+// NVML's compute capability is used only when it could be one (derive/ checks that it names a
+// known architecture).
+std::optional<ComputeCapability> PlausibleCc(const NvmlGpu& g, Snapshot& snap, Trail& trail) {
   if (!g.cc) return std::nullopt;
-  bool known = g.cc->major > 0 && g.cc->minor >= 0 && in.catalog != nullptr && ArchitectureFor(*in.catalog, *g.cc) != nullptr;
-  if (known) return g.cc;
+  if (g.cc->major > 0 && g.cc->minor >= 0) return g.cc;
   std::string value = std::to_string(g.cc->major) + "." + std::to_string(g.cc->minor);
   std::string source = "NVML nvmlDeviceGetCudaComputeCapability";
   trail.Error(source, "implausible value " + value + " (expected a known architecture)");
@@ -71,7 +35,7 @@ std::optional<ComputeCapability> PlausibleCc(const ProbeInput& in, const NvmlGpu
 }
 
 bool FromNvml(const ProbeInput& in, Snapshot& snap, Trail& trail) {
-  if (in.nvml == nullptr || snap.driver.nvml_status != "ok") return false;
+  if (in.nvml == nullptr || snap.driver.nvml != NvmlState::kOk) return false;
   auto gpus = in.nvml->Gpus();
   if (!gpus) {
     trail.Error("nvml:nvmlDeviceGetCount_v2", gpus.error());
@@ -81,11 +45,15 @@ bool FromNvml(const ProbeInput& in, Snapshot& snap, Trail& trail) {
     GpuInfo info;
     info.index = static_cast<int>(snap.gpus.size());
     info.name = g.name;
+    if (!info.name.empty()) info.name_origin = Origin::kObserved;
     info.uuid = g.uuid;
     info.pci_bus_id = g.pci_bus_id;
     info.pci_device_id = g.pci_device_id;
-    info.cc = PlausibleCc(in, g, snap, trail);
-    if (info.cc) info.cc_source = "NVML";
+    info.cc = PlausibleCc(g, snap, trail);
+    if (info.cc) {
+      info.cc_source = "NVML";
+      info.cc_origin = Origin::kObserved;
+    }
     info.memory_bytes = g.memory_bytes;
     info.source = "NVML";
     snap.gpus.push_back(std::move(info));
@@ -109,6 +77,7 @@ bool FromProc(const ProbeInput& in, Snapshot& snap, Trail& trail) {
     GpuInfo info;
     info.index = static_cast<int>(snap.gpus.size());
     info.name = parsed.model;
+    if (!info.name.empty()) info.name_origin = Origin::kObserved;
     info.uuid = parsed.uuid;
     info.pci_bus_id = parsed.bus_location.empty() ? bus : parsed.bus_location;
     info.pci_device_id = PciAttr(*in.fs, ToLower(info.pci_bus_id), "device");
@@ -146,12 +115,10 @@ bool FromPci(const ProbeInput& in, Snapshot& snap, Trail& trail) {
 void ProbeGpus(const ProbeInput& in, Snapshot& snap) {
   Trail trail(snap, "gpus");
   if (!FromNvml(in, snap, trail) && !FromProc(in, snap, trail)) FromPci(in, snap, trail);
-  for (GpuInfo& gpu : snap.gpus) Identify(in.catalog, gpu);
 }
 
 void ProbeGpusFromNvml(const ProbeInput& in, Snapshot& snap, Trail& trail) {
   FromNvml(in, snap, trail);
-  for (GpuInfo& gpu : snap.gpus) Identify(in.catalog, gpu);
 }
 
 }  // namespace cudamatch

@@ -58,10 +58,14 @@ bool ReadVersionPy(const Fs& fs, const std::string& path, PackageInfo& pkg, Trai
     if (auto c = CudaVersion::Parse(*v.cuda)) {
       pkg.cuda = *c;
       pkg.cuda_source = path;
+      pkg.cuda_origin = Origin::kObserved;
     }
   }
   if (v.hip && !v.hip->empty()) pkg.hip = v.hip;
-  if (v.cuda && v.cuda->empty() && !pkg.cuda_source.size()) pkg.cuda_source = path + " (cuda = None)";
+  if (v.cuda && v.cuda->empty() && !pkg.cuda_source.size()) {
+    pkg.cuda_source = path + " (cuda = None)";
+    pkg.cuda_none = true;
+  }
   return true;
 }
 
@@ -75,6 +79,7 @@ void CudaFromRequirements(PackageInfo& pkg) {
     if (auto c = CudaVersion::Parse(req.substr(eq + 2))) {
       pkg.cuda = c->Truncated();
       pkg.cuda_source = "Requires-Dist " + req;
+      pkg.cuda_origin = Origin::kNvidiaRequirement;
       return;
     }
   }
@@ -112,28 +117,11 @@ PackageInfo ReadPackage(const Fs& fs, const std::string& site, const std::string
   }
   CudaFromRequirements(pkg);
   if (name == "torch") ListBundledLibs(fs, site, pkg);
-  pkg.variant = DeriveVariant(pkg, version_py);
   trail.Found(pkg.location, pkg.version ? pkg.version->ToString() : "version unknown");
   return pkg;
 }
 
 }  // namespace
-
-std::string DeriveVariant(const PackageInfo& pkg, bool read_version_py) {
-  if (pkg.version) {
-    if (auto v = Variant::Parse(pkg.version->LocalLabel())) return v->tag;
-  }
-  if (pkg.hip) {
-    std::vector<std::string_view> parts = Split(*pkg.hip, '.');
-    if (parts.size() >= 2 && ParseUint(parts[0]) && ParseUint(parts[1])) {
-      return "rocm" + std::string(parts[0]) + "." + std::string(parts[1]);
-    }
-    return "rocm";
-  }
-  if (pkg.cuda) return Variant::ForCuda(*pkg.cuda).tag;
-  if (read_version_py && !pkg.cuda_source.empty()) return "cpu";
-  return "";
-}
 
 void ScanPackages(const Fs& fs, PythonEnv& env, Trail& trail) {
   for (const std::string& site : env.site_packages) {

@@ -15,7 +15,4 @@ namespace cudamatch {
 
 void ScanPackages(const Fs& fs, PythonEnv& env, Trail& trail);
 
-// "cu121", "cpu", "rocm6.2" from a package's version label, version.py cuda/hip; "" if unknown.
-std::string DeriveVariant(const PackageInfo& pkg, bool read_version_py);
-
 }  // namespace cudamatch

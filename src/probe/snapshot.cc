@@ -22,6 +22,49 @@ std::optional<std::string> ReadRecorded(const Fs& fs, Trail& trail, const std::s
 
 namespace {
 
+constexpr std::pair<NvmlState, std::string_view> kNvmlStateNames[] = {
+    {NvmlState::kOk, "ok"},
+    {NvmlState::kSkippedRoot, "skipped.root"},
+    {NvmlState::kSkippedNoModule, "skipped.no_module"},
+    {NvmlState::kSkippedNoLibrary, "skipped.no_library"},
+};
+
+}  // namespace
+
+std::string_view NvmlStateName(NvmlState s) {
+  for (const auto& [state, name] : kNvmlStateNames) {
+    if (state == s) return name;
+  }
+  return "";
+}
+
+std::optional<NvmlState> ParseNvmlState(std::string_view name) {
+  for (const auto& [state, n] : kNvmlStateNames) {
+    if (n == name) return state;
+  }
+  return std::nullopt;
+}
+
+std::string_view OriginName(Origin o) {
+  switch (o) {
+    case Origin::kNone: return "none";
+    case Origin::kObserved: return "observed";
+    case Origin::kDriverBranchTable: return "catalog:driver_branches.tsv";
+    case Origin::kToolkitDriverMinimums: return "catalog:cuda_toolkits.tsv";
+    case Origin::kGpuByName: return "catalog:gpus.tsv by name";
+    case Origin::kGpuByPciId: return "catalog:gpus.tsv by PCI id";
+    case Origin::kArchitectureTable: return "catalog:gpu_architectures.tsv";
+    case Origin::kNvidiaRequirement: return "Requires-Dist nvidia-cuda-runtime";
+    case Origin::kLocalLabel: return "version local label";
+    case Origin::kHipVersion: return "version.py hip";
+    case Origin::kBuildCuda: return "the build's CUDA";
+    case Origin::kNoCuda: return "version.py cuda = None";
+  }
+  return "none";
+}
+
+namespace {
+
 // A list of directories in first-seen order, each once.
 class DirList {
  public:

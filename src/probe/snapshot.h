@@ -24,6 +24,25 @@ struct Evidence {
   std::string detail;  // the value found, or the error
 };
 
+// Where a value in the snapshot came from: read from the machine by a probe, or derived by
+// derive/ (the one step that joins observations with the catalog). The *_source strings beside
+// these name the file, library call or catalog row for the reader.
+enum class Origin {
+  kNone,                   // no value
+  kObserved,               // read by a probe: NVML, libcuda, a file
+  kDriverBranchTable,      // catalog driver_branches.tsv, from the driver version
+  kToolkitDriverMinimums,  // catalog cuda_toolkits.tsv Windows driver minimums
+  kGpuByName,              // catalog gpus.tsv, matched by the GPU's name
+  kGpuByPciId,             // catalog gpus.tsv, matched by its PCI device id
+  kArchitectureTable,      // catalog architectures, from the compute capability
+  kNvidiaRequirement,      // the nvidia-cuda-runtime wheel a build requires (torch's METADATA)
+  kLocalLabel,             // the version's local label: 2.4.1+cu121
+  kHipVersion,             // version.py's hip
+  kBuildCuda,              // the build's CUDA (version.py cuda or an nvidia-cuda-runtime requirement)
+  kNoCuda,                 // version.py's cuda = None: a CPU build
+};
+std::string_view OriginName(Origin o);  // "observed", "catalog:driver_branches.tsv", ...
+
 // A call into an NVIDIA library that did not answer: it hung, crashed or exited.
 struct LibraryFault {
   enum class Kind { kTimedOut, kCrashed, kExited, kNotStarted };
@@ -41,6 +60,19 @@ struct ImplausibleValue {
   std::string value;     // as given, escaped and cut
   std::string expected;  // what a real value looks like
 };
+
+// How far the driver probe got with NVML.
+enum class NvmlState {
+  kNotTried,
+  kOk,
+  kSkippedRoot,       // --root: no library of this host is loaded
+  kSkippedNoModule,   // the kernel module is not loaded
+  kSkippedNoLibrary,  // no libnvidia-ml.so.1
+  kFailed,            // nvmlInit_v2 or dlopen failed: DriverInfo::nvml_error says why
+};
+// "ok", "skipped.root", "skipped.no_module", "skipped.no_library"; "" for kNotTried and kFailed.
+std::string_view NvmlStateName(NvmlState s);
+std::optional<NvmlState> ParseNvmlState(std::string_view name);
 
 struct ForwardCompat {
   std::string path;  // /usr/local/cuda-12.2/compat
@@ -61,9 +93,13 @@ struct DriverInfo {
   // The newest CUDA the driver serves (NVML, libcuda, or the catalog's branch table).
   std::optional<CudaVersion> cuda;
   std::string cuda_source;
-  // "ok"; "skipped.root", "skipped.no_module", "skipped.no_library" (NVML not worth loading);
-  // else the NVML or dlopen error; "" when not tried.
-  std::string nvml_status;
+  Origin cuda_origin = Origin::kNone;
+  NvmlState nvml = NvmlState::kNotTried;
+  std::string nvml_error;  // kFailed: the NVML or dlopen error
+  // As JSON writes it: the state's name, or the error when NVML failed; "" when not tried.
+  std::string nvml_status() const {
+    return nvml == NvmlState::kFailed ? nvml_error : std::string(NvmlStateName(nvml));
+  }
   // Where it runs.
   bool wsl = false;
   bool container = false;
@@ -90,9 +126,12 @@ struct DriverInfo {
 struct GpuInfo {
   int index = 0;
   std::string name;
+  Origin name_origin = Origin::kNone;  // kGpuByPciId: the catalog's names for its PCI id
   std::optional<ComputeCapability> cc;
-  std::string cc_source;  // "nvml" or "catalog"
+  std::string cc_source;  // "NVML" or "catalog: <model>"
+  Origin cc_origin = Origin::kNone;
   std::string architecture;
+  Origin architecture_origin = Origin::kNone;
   std::string uuid;
   std::string pci_bus_id;
   std::optional<uint32_t> pci_device_id;
@@ -163,14 +202,22 @@ struct PackageInfo {
   std::string metadata_version;     // the Version: field of its metadata, when read
   std::optional<CudaVersion> cuda;  // the CUDA runtime the build uses
   std::string cuda_source;
+  Origin cuda_origin = Origin::kNone;  // kObserved (version.py) or kNvidiaRequirement
+  bool cuda_none = false;          // version.py says cuda = None
   std::optional<std::string> hip;  // ROCm builds
-  std::string variant;             // "cu121", "cpu", "rocm6.2" or "" when unknown
+  std::optional<Variant> variant;  // cu121, cpu, rocm6.2 (derive/); nullopt when unknown
+  Origin variant_origin = Origin::kNone;
   std::string location;            // the package directory or metadata path
   std::vector<std::string> nvidia_requirements;  // "nvidia-cudnn-cu12==8.9.2.26"
   std::vector<std::string> bundled_libs;         // torch/lib/libcudnn.so.8 ...
   std::vector<BinaryInfo> binaries;              // torch: libtorch_cuda*.so read for GPU code
   std::vector<RuntimeLib> runtime;               // torch: the CUDA libraries it will load
 };
+
+// A build's variant tag as JSON and messages write it ("cu121", "cpu", "rocm6.2"); "" when unknown.
+inline std::string VariantTag(const PackageInfo& p) { return p.variant ? p.variant->tag : ""; }
+inline bool IsCpuBuild(const PackageInfo& p) { return p.variant && p.variant->kind == Variant::Kind::kCpu; }
+inline bool IsRocmBuild(const PackageInfo& p) { return p.variant && p.variant->kind == Variant::Kind::kRocm; }
 
 struct PythonEnv {
   std::string executable;

@@ -5,12 +5,11 @@
 //   driver:  System32/nvcuda.dll and System32/nvml.dll, then the driver store's copies
 //            (System32/DriverStore/FileRepository/nv*/nvcuda64.dll, nvml.dll); the version from
 //            each DLL's VS_FIXEDFILEINFO (probe/pe.h: 32.0.15.6636 -> 566.36); the newest CUDA it
-//            serves from the catalog's Windows toolkit driver minimums
+//            serves is derived from the catalog (derive/)
 //            On this machine (no --root) NVML and nvcuda.dll are asked first (windows_live.cc).
 //   GPUs:    on this machine, NVML's list; none from files: the display adapters are in the
 //            registry (SYSTEM hive, SetupAPI) and NVML is not loaded; said so in the trail
 #include "core/text.h"
-#include "catalog/query.h"
 #include "probe/context.h"
 #include "probe/pe.h"
 #include "probe/win_paths.h"
@@ -65,20 +64,6 @@ std::vector<std::string> DriverDlls(const Fs& fs, std::string_view system32_name
   return out;
 }
 
-void DriverCudaFromCatalog(const ProbeInput& in, DriverInfo& d, Trail& trail) {
-  if (d.cuda || !d.userspace_version || in.catalog == nullptr) return;
-  DriverCuda served = MaxCudaForDriver(*in.catalog, *d.userspace_version, Os::kWindows);
-  if (!served.cuda) return;
-  d.cuda = served.cuda;
-  if (served.from_branch_table) {
-    d.cuda_source = "catalog: driver branch " + std::to_string(served.branch);
-    trail.Found("catalog:driver_branches.tsv", served.cuda->MajorMinor());
-    return;
-  }
-  d.cuda_source = std::string("catalog: Windows driver minimums of the CUDA toolkits") + (served.lower_bound ? " (at least)" : "");
-  trail.Found("catalog:cuda_toolkits.tsv", served.cuda->MajorMinor());
-}
-
 }  // namespace
 
 void ProbeWindowsHost(const ProbeInput& in, Snapshot& snap) {
@@ -111,7 +96,7 @@ void ProbeWindowsDriver(const ProbeInput& in, Snapshot& snap) {
   if (in.nvml != nullptr) {
     AskWindowsDriver(in, snap, trail);
   } else {
-    d.nvml_status = "skipped.root";
+    d.nvml = NvmlState::kSkippedRoot;
     trail.Skipped("nvml", "--root inspects an image: no library of this host is loaded");
   }
   d.libcuda_paths = DriverDlls(*in.fs, "nvcuda.dll", "nvcuda64.dll", trail);
@@ -125,12 +110,11 @@ void ProbeWindowsDriver(const ProbeInput& in, Snapshot& snap) {
       }
     }
   }
-  DriverCudaFromCatalog(in, d, trail);
 }
 
 void ProbeWindowsGpus(const ProbeInput& in, Snapshot& snap) {
   Trail trail(snap, "gpus");
-  if (in.nvml != nullptr && snap.driver.nvml_status == "ok") return ProbeGpusFromNvml(in, snap, trail);
+  if (in.nvml != nullptr && snap.driver.nvml == NvmlState::kOk) return ProbeGpusFromNvml(in, snap, trail);
   trail.Skipped("registry:display adapters", "not visible without the registry or the driver (SetupAPI, NVML)");
 }
 

@@ -21,6 +21,7 @@ void RecordCuda(DriverInfo& d, Snapshot& snap, Trail& trail, const std::string& 
   }
   d.cuda = CudaVersion::FromApiInt(v);
   d.cuda_source = source;
+  d.cuda_origin = Origin::kObserved;
   trail.Found(id, std::to_string(v));
 }
 

@@ -19,7 +19,7 @@ Json DriverJson(const DriverInfo& d) {
   j["userspace_version"] = OptString(d.userspace_version);
   j["userspace_source"] = OptText(d.userspace_source);
   j["cuda_source"] = OptText(d.cuda_source);
-  j["nvml"] = OptText(d.nvml_status);
+  j["nvml"] = OptText(d.nvml_status());
   j["libcuda"] = StringList(d.libcuda_paths);
   j["wsl"] = d.wsl;
   j["container"] = d.container;
@@ -107,7 +107,7 @@ Json PackageJson(const PackageInfo& p) {
   Json j;
   j["version"] = OptString(p.version);
   j["cuda"] = p.cuda ? Json(p.cuda->MajorMinor()) : Json(nullptr);
-  j["variant"] = OptText(p.variant);
+  j["variant"] = OptText(VariantTag(p));
   j["hip"] = p.hip ? Json(*p.hip) : Json(nullptr);
   j["location"] = p.location;
   j["version_source"] = OptText(p.version_source);
@@ -183,7 +183,7 @@ std::string_view OutcomeName(Evidence::Outcome o) {
 
 Json ArgsJson(const MessageArgs& args) {
   Json j = Json::object();
-  for (const auto& [k, v] : args) j[k] = v;
+  for (const auto& [k, v] : args) j[k] = v ? Json(*v) : Json(nullptr);
   return j;
 }
 

@@ -3,6 +3,7 @@
 #include "core/text.h"
 #include "diagnose/rules.h"
 #include "report/doctor.h"
+#include "report/message_ids.h"
 
 namespace cudamatch {
 
@@ -37,7 +38,7 @@ std::string ThreeCudas(const Snapshot& s, const TextOptions& o) {
     if (it == e.packages.end()) continue;
     any_torch = true;
     const PackageInfo& p = it->second;
-    std::string value = p.cuda ? p.cuda->MajorMinor() : p.hip ? "ROCm " + *p.hip : p.variant == "cpu" ? "CPU" : Tr(L, "common.unknown");
+    std::string value = p.cuda ? p.cuda->MajorMinor() : p.hip ? "ROCm " + *p.hip : IsCpuBuild(p) ? "CPU" : Tr(L, "common.unknown");
     rows.push_back({Tr(L, "doctor.cuda.torch"), value, Tr(L, "doctor.cuda.torch_meaning") + "  " + o.style.Dim(e.prefix)});
   }
   if (!any_torch) rows.push_back({Tr(L, "doctor.cuda.torch"), Tr(L, "common.none"), Tr(L, "doctor.cuda.torch_meaning")});
@@ -59,8 +60,8 @@ std::string DriverSection(const Snapshot& s, const TextOptions& o) {
                                                       : d.libcuda_paths.empty() ? Tr(L, "common.none") : Tr(L, "common.unknown"),
                   o.style.Dim(d.userspace_version ? d.userspace_source : Join(d.libcuda_paths, " "))});
   rows.push_back({Tr(L, "doctor.driver.cuda"), d.cuda ? d.cuda->MajorMinor() : Tr(L, "common.unknown"), o.style.Dim(d.cuda_source)});
-  if (!d.nvml_status.empty()) {
-    rows.push_back({"NVML", StartsWith(d.nvml_status, "skipped.") ? Tr(L, "nvml." + d.nvml_status) : d.nvml_status, ""});
+  if (d.nvml != NvmlState::kNotTried) {
+    rows.push_back({"NVML", NvmlText(d, L), ""});
   }
   if (!windows) rows.push_back({Tr(L, "doctor.driver.devices"), d.device_node_paths.empty() ? Tr(L, "common.none") : Join(d.device_node_paths, " "), ""});
   if (d.wsl) rows.push_back({"WSL", Tr(L, "common.yes"), "/proc/version"});
@@ -115,7 +116,7 @@ std::string PackageLine(const PackageInfo& p, Lang L) {
   std::string out = p.name + " " + OrUnknown(p.version, L);
   if (p.cuda) out += Paren(L, "CUDA " + p.cuda->MajorMinor());
   else if (p.hip) out += Paren(L, "ROCm " + *p.hip);
-  else if (p.variant == "cpu") out += Paren(L, "CPU");
+  else if (IsCpuBuild(p)) out += Paren(L, "CPU");
   return out;
 }
 

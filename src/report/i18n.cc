@@ -128,7 +128,7 @@ bool HasMessage(Lang lang, std::string_view id) {
 }
 
 std::string Tr(Lang lang, std::string_view id, MsgArgs args) {
-  std::vector<std::pair<std::string, std::string>> v;
+  std::vector<std::pair<std::string, std::optional<std::string>>> v;
   for (const auto& [k, val] : args) v.emplace_back(std::string(k), val);
   return TrArgs(lang, id, v);
 }
@@ -138,7 +138,7 @@ std::string Labelled(Lang lang, std::string_view label_id, const std::string& te
   return label + (EndsWith(label, "：") ? "" : " ") + text;
 }
 
-std::string TrArgs(Lang lang, std::string_view id, const std::vector<std::pair<std::string, std::string>>& args) {
+std::string TrArgs(Lang lang, std::string_view id, const std::vector<std::pair<std::string, std::optional<std::string>>>& args) {
   const std::string_view* found = FindText(TableFor(lang), id);
   if (found == nullptr) return "[" + std::string(id) + "]";
   std::string_view text = *found;
@@ -153,7 +153,7 @@ std::string TrArgs(Lang lang, std::string_view id, const std::vector<std::pair<s
     out.append(text, i, open - i);
     std::string_view name(text.data() + open + 1, close - open - 1);
     auto arg = std::find_if(args.begin(), args.end(), [&](const auto& a) { return a.first == name; });
-    if (arg != args.end()) out += arg->second;
+    if (arg != args.end()) out += arg->second ? *arg->second : Tr(lang, "common.unknown");
     else out.append(text, open, close - open + 1);
     i = close + 1;
   }

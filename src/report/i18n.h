@@ -4,6 +4,7 @@
 #pragma once
 
 #include <initializer_list>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -24,7 +25,8 @@ using MsgArgs = std::initializer_list<std::pair<std::string_view, std::string>>;
 
 // The message `id` in `lang` with its placeholders filled. An unknown id renders as "[id]".
 std::string Tr(Lang lang, std::string_view id, MsgArgs args = {});
-std::string TrArgs(Lang lang, std::string_view id, const std::vector<std::pair<std::string, std::string>>& args);
+// An argument that is nullopt renders as common.unknown in `lang`.
+std::string TrArgs(Lang lang, std::string_view id, const std::vector<std::pair<std::string, std::optional<std::string>>>& args);
 // The label `label_id` ("why:", "原因：") followed by `text`: a space after a half-width colon,
 // none after a full-width one.
 std::string Labelled(Lang lang, std::string_view label_id, const std::string& text);

@@ -173,7 +173,7 @@ Json CheckJson(const CheckResult& r) {
   Json problems = Json::array();
   for (const Problem& p : r.problems) {
     Json args = Json::object();
-    for (const auto& [k, v] : p.args) args[k] = v;
+    for (const auto& [k, v] : p.args) args[k] = v ? Json(*v) : Json(nullptr);
     Json reasons = Json::array();
     for (const Reason& x : p.reasons) reasons.push_back(Json{{"id", x.id}, {"message", ReasonText(x, Lang::kEn)}});
     problems.push_back(Json{{"id", p.id}, {"message", ProblemText(p, Lang::kEn)}, {"fix", OptText(p.fix)}, {"args", args},

@@ -142,7 +142,8 @@ TEST(Check, MissingTorchIsFixedByTheCorrectedPins) {
   const MessageArgs& args = r.problems.front().args;
   auto nearest = std::find_if(args.begin(), args.end(), [](const auto& a) { return a.first == "nearest"; });
   ASSERT_NE(nearest, args.end());
-  EXPECT_EQ(nearest->second.substr(0, nearest->second.find(',')), TheCatalog().torch.back().torch.Public());
+  ASSERT_TRUE(nearest->second);
+  EXPECT_EQ(nearest->second->substr(0, nearest->second->find(',')), TheCatalog().torch.back().torch.Public());
 }
 
 TEST(Check, GpuNewerThanThePinIsFixedByTheFirstReleaseWithItsCode) {

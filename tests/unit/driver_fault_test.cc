@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/child.h"
+#include "derive/derive.h"
 #include "probe/context.h"
 #include "tests/unit/test_util.h"
 
@@ -193,6 +194,7 @@ TEST(DriverFault, ImplausibleNvmlValuesAreReportedNeverUsed) {
   in.catalog = &testing::TheCatalog();
   in.nvml = nvml.get();
   Snapshot s = TakeSnapshot(in);
+  Derive(testing::TheCatalog(), s);
   ASSERT_TRUE(s.driver.cuda.has_value());
   EXPECT_EQ(s.driver.cuda->MajorMinor(), "12.4");  // the catalog's branch 550, not 999.99
   EXPECT_NE(s.driver.cuda_source.find("catalog"), std::string::npos);

@@ -13,6 +13,7 @@
 #include "core/text.h"
 #include "diagnose/rules.h"
 #include "plan/fix.h"
+#include "derive/derive.h"
 #include "probe/context.h"
 #include "report/doctor.h"
 #include "tests/unit/no_placeholder.h"
@@ -68,7 +69,9 @@ Snapshot ProbeWith(const Fs& fs, const Env& env, Os os = Os::kLinux) {
   in.catalog = &TheCatalog();
   in.env = env;
   in.cwd = in.Env("PWD").empty() ? "/" : in.Env("PWD");
-  return TakeSnapshot(in);
+  Snapshot s = TakeSnapshot(in);
+  Derive(TheCatalog(), s);
+  return s;
 }
 
 
@@ -97,7 +100,7 @@ std::optional<Env> ApplyEnvFix(const std::string& fix, Env env) {
 
 std::string ArgOf(const Finding& f, std::string_view key) {
   for (const auto& [k, v] : f.args) {
-    if (k == key) return v;
+    if (k == key) return v.value_or("");
   }
   return "";
 }
@@ -128,7 +131,7 @@ void Add(PythonEnv& env, const char* name, const char* version, const char* vari
   PackageInfo p;
   p.name = name;
   p.version = Pep440::Parse(version).value();
-  p.variant = variant;
+  if (auto v = Variant::Parse(variant)) p.variant = *v;
   p.version_source = env.prefix + "/lib/python3.10/site-packages/" + name + "/version.py";
   if (auto v = Variant::Parse(variant); v && v->cuda) p.cuda = v->cuda;
   if (std::string_view(variant).rfind("rocm", 0) == 0) p.hip = "6.0";

@@ -6,6 +6,7 @@
 
 #include <chrono>
 
+#include "derive/derive.h"
 #include "probe/context.h"
 #include "probe/nvidia_api.h"
 #include "tests/unit/test_util.h"
@@ -105,7 +106,8 @@ TEST(WindowsLiveDriver, TheSnapshotTakesDriverAndGpusFromNvml) {
   in.nvml = nvml.get();
   in.cuda = cuda.get();
   Snapshot snap = TakeSnapshot(in);
-  EXPECT_EQ(snap.driver.nvml_status, "ok");
+  Derive(testing::TheCatalog(), snap);
+  EXPECT_EQ(snap.driver.nvml, NvmlState::kOk);
   ASSERT_TRUE(snap.driver.userspace_version);
   EXPECT_EQ(snap.driver.userspace_version->text, "566.36");
   EXPECT_EQ(snap.driver.userspace_source, "NVML nvmlSystemGetDriverVersion");

@@ -152,7 +152,7 @@ bool HasSuggestion(const Plan& p, const std::string& id) {
 
 std::string Arg(const Reason& r, const std::string& key) {
   for (const auto& [k, v] : r.args) {
-    if (k == key) return v;
+    if (k == key) return v.value_or("");
   }
   return "";
 }

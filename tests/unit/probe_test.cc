@@ -1,6 +1,7 @@
 // Probes over in-memory machines, with fake NVIDIA libraries.
 #include <gtest/gtest.h>
 
+#include "derive/derive.h"
 #include "probe/context.h"
 #include "tests/unit/test_util.h"
 
@@ -22,6 +23,13 @@ class FakeNvml : public NvmlApi {
   Result<int> CudaDriverVersion() override { return cuda; }
   Result<std::vector<NvmlGpu>> Gpus() override { return gpus; }
 };
+
+// A snapshot as every producer makes one: the probes' observations, then the derive step.
+Snapshot Take(const ProbeInput& in) {
+  Snapshot s = TakeSnapshot(in);
+  Derive(testing::TheCatalog(), s);
+  return s;
+}
 
 class FakeCuda : public CudaApi {
  public:
@@ -64,11 +72,11 @@ TEST(DriverProbe, NvmlAnswersWhenTheModuleIsLoaded) {
   Machine m;
   m.AddDriver("550.54.14", "550.54.14");
   m.nvml.gpus = {{"NVIDIA GeForce RTX 4090", "GPU-1", "00000000:01:00.0", 0x2684, ComputeCapability{8, 9, 0}, 24ull << 30}};
-  Snapshot s = TakeSnapshot(m.Input());
+  Snapshot s = Take(m.Input());
   EXPECT_TRUE(s.driver.kernel_module_loaded);
   EXPECT_EQ(s.driver.userspace_source, "NVML nvmlSystemGetDriverVersion");
   EXPECT_EQ(s.driver.cuda->MajorMinor(), "12.4");
-  EXPECT_EQ(s.driver.nvml_status, "ok");
+  EXPECT_EQ(s.driver.nvml, NvmlState::kOk);
   ASSERT_EQ(s.gpus.size(), 1u);
   EXPECT_EQ(s.gpus[0].cc->ToString(), "8.9");
   EXPECT_EQ(s.gpus[0].architecture, "Ada Lovelace");
@@ -78,10 +86,10 @@ TEST(DriverProbe, NvmlAnswersWhenTheModuleIsLoaded) {
 TEST(DriverProbe, NoKernelModuleSkipsNvmlAndAsksLibcuda) {
   Machine m;
   m.AddDriver("", "535.261.03");
-  Snapshot s = TakeSnapshot(m.Input());
+  Snapshot s = Take(m.Input());
   EXPECT_FALSE(s.driver.kernel_module_loaded);
   EXPECT_EQ(m.nvml.init_calls, 0);
-  EXPECT_EQ(s.driver.nvml_status, "skipped.no_module");
+  EXPECT_EQ(s.driver.nvml, NvmlState::kSkippedNoModule);
   EXPECT_EQ(s.driver.userspace_version->text, "535.261.03");
   EXPECT_EQ(s.driver.cuda->MajorMinor(), "12.2");
   EXPECT_EQ(s.driver.cuda_source, "libcuda cuDriverGetVersion");
@@ -92,8 +100,9 @@ TEST(DriverProbe, EveryNvmlErrorBecomesAStatusLine) {
     Machine m;
     m.AddDriver("550.54.14", "550.54.14");
     m.nvml.init = Err(NvmlStatusName(code) + ": text");
-    Snapshot s = TakeSnapshot(m.Input());
-    EXPECT_NE(s.driver.nvml_status.find(NvmlStatusName(code)), std::string::npos) << code;
+    Snapshot s = Take(m.Input());
+    EXPECT_EQ(s.driver.nvml, NvmlState::kFailed);
+    EXPECT_NE(s.driver.nvml_error.find(NvmlStatusName(code)), std::string::npos) << code;
     EXPECT_EQ(s.driver.userspace_version->text, "550.54.14") << code;  // the file name still answers
     EXPECT_TRUE(s.driver.cuda.has_value()) << code;                     // libcuda, else the catalog
   }
@@ -105,7 +114,7 @@ TEST(DriverProbe, MissingCuDriverGetVersionFallsBackToTheCatalog) {
   Machine m;
   m.AddDriver("", "535.104.05");
   m.cuda.result = Err("libcuda.so.1 has no cuDriverGetVersion");
-  Snapshot s = TakeSnapshot(m.Input());
+  Snapshot s = Take(m.Input());
   EXPECT_EQ(s.driver.cuda->MajorMinor(), "12.2");
   EXPECT_EQ(s.driver.cuda_source, "catalog: driver branch 535");
   bool recorded = false;
@@ -116,7 +125,7 @@ TEST(DriverProbe, MissingCuDriverGetVersionFallsBackToTheCatalog) {
 TEST(DriverProbe, UnderRootNothingIsLoaded) {
   Machine m;
   m.AddDriver("550.54.14", "550.54.14");
-  Snapshot s = TakeSnapshot(m.Input(/*libs=*/false));
+  Snapshot s = Take(m.Input(/*libs=*/false));
   EXPECT_EQ(m.nvml.init_calls, 0);
   EXPECT_EQ(m.cuda.calls, 0);
   EXPECT_EQ(s.driver.cuda_source, "catalog: driver branch 550");
@@ -128,7 +137,7 @@ TEST(DriverProbe, MismatchWslContainerAndVisibleDevices) {
   m.fs.AddFile("/.dockerenv", "");
   ProbeInput in = m.Input(false);
   in.env["CUDA_VISIBLE_DEVICES"] = "";
-  Snapshot s = TakeSnapshot(in);
+  Snapshot s = Take(in);
   EXPECT_TRUE(s.driver.mismatch());
   EXPECT_TRUE(s.driver.container);
   EXPECT_FALSE(s.driver.device_nodes);
@@ -139,7 +148,7 @@ TEST(DriverProbe, MismatchWslContainerAndVisibleDevices) {
   w.fs.AddFile("/usr/lib/wsl/lib/libcuda.so.1.1", "");
   w.fs.AddSymlink("/usr/lib/wsl/lib/libcuda.so.1", "libcuda.so.1.1");
   w.fs.AddFile("/dev/dxg", "");
-  Snapshot ws = TakeSnapshot(w.Input(false));
+  Snapshot ws = Take(w.Input(false));
   EXPECT_TRUE(ws.driver.wsl);
   EXPECT_TRUE(ws.driver.device_nodes);
   EXPECT_FALSE(ws.driver.userspace_version.has_value());
@@ -152,7 +161,7 @@ TEST(GpuProbe, PciFallbackIdentifiesTheGpuFromTheCatalog) {
   m.fs.AddFile("/sys/bus/pci/devices/0000:01:00.0/class", "0x030000\n");
   m.fs.AddFile("/sys/bus/pci/devices/0000:01:00.1/vendor", "0x10de\n");  // its audio function
   m.fs.AddFile("/sys/bus/pci/devices/0000:01:00.1/class", "0x040300\n");
-  Snapshot s = TakeSnapshot(m.Input(false));
+  Snapshot s = Take(m.Input(false));
   ASSERT_EQ(s.gpus.size(), 1u);
   EXPECT_EQ(s.gpus[0].cc->ToString(), "8.9");
   EXPECT_NE(s.gpus[0].name.find("4090"), std::string::npos);
@@ -169,14 +178,14 @@ TEST(ToolkitProbe, VersionsAndActiveToolkit) {
   m.fs.AddSymlink("/usr/local/cuda", "/usr/local/cuda-12.4");
   ProbeInput in = m.Input(false);
   in.env["CUDA_HOME"] = "/usr/local/cuda-10.2";
-  Snapshot s = TakeSnapshot(in);
+  Snapshot s = Take(in);
   ASSERT_EQ(s.toolkits.size(), 3u);
   const ToolkitInfo* active = s.ActiveToolkit();
   ASSERT_NE(active, nullptr);
   EXPECT_EQ(active->path, "/usr/local/cuda-10.2");
   EXPECT_EQ(active->active_reason, "CUDA_HOME");
   in.env["PATH"] = "/usr/local/cuda/bin:/usr/bin";
-  Snapshot p = TakeSnapshot(in);
+  Snapshot p = Take(in);
   EXPECT_EQ(p.ActiveToolkit()->path, "/usr/local/cuda-12.4");
   EXPECT_EQ(p.ActiveToolkit()->active_reason, "PATH");
 }
@@ -184,7 +193,7 @@ TEST(ToolkitProbe, VersionsAndActiveToolkit) {
 TEST(ToolkitProbe, DanglingCudaLinkIsReportedNotFatal) {
   Machine m;
   m.fs.AddSymlink("/usr/local/cuda", "/usr/local/cuda-11.8");
-  Snapshot s = TakeSnapshot(m.Input(false));
+  Snapshot s = Take(m.Input(false));
   EXPECT_TRUE(s.toolkits.empty());
   bool recorded = false;
   for (const Evidence& e : s.trail) recorded = recorded || (e.source == "/usr/local/cuda" && e.detail == "dangling symbolic link");
@@ -207,7 +216,7 @@ TEST(PythonProbe, CondaVenvAndPackages) {
   m.fs.AddFile("/home/u/venv/lib/python3.11/site-packages/torch/version.py", "__version__ = '2.3.1+cpu'\ncuda = None\nhip = None\n");
   ProbeInput in = m.Input(false);
   in.env["VIRTUAL_ENV"] = "/home/u/venv";
-  Snapshot s = TakeSnapshot(in);
+  Snapshot s = Take(in);
   const PythonEnv* conda = nullptr;
   const PythonEnv* venv = nullptr;
   for (const PythonEnv& e : s.pythons) {
@@ -219,13 +228,13 @@ TEST(PythonProbe, CondaVenvAndPackages) {
   EXPECT_EQ(conda->kind, "conda");
   EXPECT_EQ(conda->name, "t");
   EXPECT_EQ(conda->version->ToString(), "3.10");
-  EXPECT_EQ(conda->packages.at("torch").variant, "cu121");
+  EXPECT_EQ(VariantTag(conda->packages.at("torch")), "cu121");
   EXPECT_EQ(conda->packages.at("torch").cuda->MajorMinor(), "12.1");
-  EXPECT_EQ(conda->packages.at("torchvision").variant, "cu121");
+  EXPECT_EQ(VariantTag(conda->packages.at("torchvision")), "cu121");
   EXPECT_EQ(conda->packages.at("nvidia-cudnn-cu12").version->ToString(), "8.9.2.26");
   EXPECT_EQ(venv->kind, "venv");
   EXPECT_EQ(venv->version->ToString(), "3.11");
-  EXPECT_EQ(venv->packages.at("torch").variant, "cpu");
+  EXPECT_EQ(VariantTag(venv->packages.at("torch")), "cpu");
   ASSERT_EQ(s.cudnn.size(), 1u);
   EXPECT_EQ(s.cudnn[0].kind, "pip");
 }
@@ -243,7 +252,7 @@ TEST(PythonProbe, OwnToolEnvironmentAndTheActiveOne) {
   ProbeInput in = m.Input(false);
   in.self_exe = tool + "/bin/cudamatch";
   in.env["VIRTUAL_ENV"] = "/home/u/venv";
-  Snapshot s = TakeSnapshot(in);
+  Snapshot s = Take(in);
   const PythonEnv* own = nullptr;
   const PythonEnv* venv = nullptr;
   for (const PythonEnv& e : s.pythons) {
@@ -266,12 +275,12 @@ TEST(PythonProbe, PypiBuildWithoutVersionPyUsesRequirements) {
   m.fs.AddFile("/home/u/.pyenv/versions/3.11.7/bin/python3.11", "");
   m.fs.AddFile(site + "/torch-2.4.0.dist-info/METADATA",
                "Name: torch\nVersion: 2.4.0\nRequires-Dist: nvidia-cuda-runtime-cu12==12.1.105; platform_system == \"Linux\"\n");
-  Snapshot s = TakeSnapshot(m.Input(false));
+  Snapshot s = Take(m.Input(false));
   ASSERT_EQ(s.pythons.size(), 1u);
   const PackageInfo& torch = s.pythons[0].packages.at("torch");
   EXPECT_EQ(torch.version->ToString(), "2.4.0");
   EXPECT_EQ(torch.cuda->MajorMinor(), "12.1");
-  EXPECT_EQ(torch.variant, "cu121");
+  EXPECT_EQ(VariantTag(torch), "cu121");
   EXPECT_EQ(s.pythons[0].kind, "pyenv");
 }
 
@@ -284,7 +293,7 @@ TEST(PythonProbe, VersionPyIsReadNeverExecutedAndCapped) {
   m.fs.AddFile(site + "/evil.pth", "import os; os.system('touch /tmp/pwned')\n");
   ProbeInput in = m.Input(false);
   in.env["VIRTUAL_ENV"] = "/home/u/venv";
-  Snapshot s = TakeSnapshot(in);
+  Snapshot s = Take(in);
   ASSERT_FALSE(s.pythons.empty());
   EXPECT_EQ(s.pythons[0].packages.at("torch").version->ToString(), "2.3.1");
   for (const std::string& r : m.fs.reads()) EXPECT_EQ(r.find(".pth"), std::string::npos) << r;
@@ -320,7 +329,7 @@ TEST(ChangingFiles, VanishingFilesLeaveTheRestOfTheReport) {
   in.fs = &fs;
   in.catalog = &testing::TheCatalog();
   in.env = {{"VIRTUAL_ENV", "/home/u/venv"}};
-  Snapshot s = TakeSnapshot(in);
+  Snapshot s = Take(in);
   EXPECT_FALSE(s.driver.kernel_module_loaded);
   ASSERT_EQ(s.toolkits.size(), 1u);  // found by its nvcc; the version is unknown
   EXPECT_FALSE(s.toolkits[0].version.has_value());
@@ -338,7 +347,7 @@ TEST(ChangingFiles, GrowingFilesAreReadOnlyToTheCap) {
   in.fs = &fs;
   in.catalog = &testing::TheCatalog();
   in.env = {{"VIRTUAL_ENV", "/home/u/venv"}};
-  Snapshot s = TakeSnapshot(in);
+  Snapshot s = Take(in);
   EXPECT_EQ(s.driver.kernel_version->text, "550.54.14");
   ASSERT_FALSE(s.pythons.empty());
   EXPECT_EQ(s.pythons[0].packages.at("torch").version->ToString(), "2.3.1+cu121");
@@ -353,7 +362,7 @@ TEST(UnreadableDirectories, SitePackagesThatCannotBeListed) {
   in.fs = &fs;
   in.catalog = &testing::TheCatalog();
   in.env = {{"VIRTUAL_ENV", "/home/u/venv"}};
-  Snapshot s = TakeSnapshot(in);
+  Snapshot s = Take(in);
   ASSERT_EQ(s.pythons.size(), 1u);
   EXPECT_EQ(s.pythons[0].version->ToString(), "3.11");
   EXPECT_TRUE(s.pythons[0].packages.empty());

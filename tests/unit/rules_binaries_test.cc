@@ -30,7 +30,7 @@ Snapshot Machine(const char* gpu, const char* cc) {
   PackageInfo torch;
   torch.name = "torch";
   torch.version = Pep440::Parse("2.4.0+cu121").value();
-  torch.variant = "cu121";
+  torch.variant = *Variant::Parse("cu121");
   torch.cuda = CudaVersion::Parse("12.1").value();
   env.packages["torch"] = torch;
   s.pythons.push_back(env);
@@ -68,7 +68,7 @@ std::vector<Finding> WithId(const std::vector<Finding>& all, std::string_view id
 
 std::string Arg(const Finding& f, std::string_view key) {
   for (const auto& [k, v] : f.args) {
-    if (k == key) return v;
+    if (k == key) return v.value_or("");
   }
   return "";
 }
@@ -178,7 +178,7 @@ TEST(BinaryRules, ANightlyWithoutACatalogRowIsJudgedByItsFile) {
   Snapshot s = Machine("NVIDIA GeForce RTX 5090", "12.0");
   PackageInfo& torch = s.pythons[0].packages["torch"];
   torch.version = Pep440::Parse("2.9.0.dev20250801+cu128").value();
-  torch.variant = "cu128";
+  torch.variant = *Variant::Parse("cu128");
   torch.cuda = CudaVersion::Parse("12.8").value();
   torch.binaries.push_back(Lib("/venv/site/torch/lib/libtorch_cuda.so", {75, 80, 86, 90, 100, 120}, {120}));
   EXPECT_TRUE(WithId(Diagnose(s, TheCatalog()), "torch.no_kernels").empty());

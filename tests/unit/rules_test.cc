@@ -50,7 +50,7 @@ PythonEnv& WithTorch(Snapshot& s, const char* torch, const char* variant, const 
   PackageInfo p;
   p.name = "torch";
   p.version = Pep440::Parse(torch).value();
-  p.variant = variant;
+  if (auto v = Variant::Parse(variant)) p.variant = *v;
   if (cuda) p.cuda = CudaVersion::Parse(cuda).value();
   p.cuda_source = "version.py";
   env.packages["torch"] = p;
@@ -58,7 +58,7 @@ PythonEnv& WithTorch(Snapshot& s, const char* torch, const char* variant, const 
     PackageInfo v;
     v.name = "torchvision";
     v.version = Pep440::Parse(vision).value();
-    v.variant = v.version->LocalLabel();
+    if (auto t = Variant::Parse(v.version->LocalLabel())) v.variant = *t;
     env.packages["torchvision"] = v;
   }
   s.pythons.push_back(env);
@@ -259,7 +259,7 @@ const std::vector<Case>& Cases() {
          PackageInfo audio;
          audio.name = "torchaudio";
          audio.version = Pep440::Parse("2.3.1+cu118").value();
-         audio.variant = "cu118";
+         audio.variant = *Variant::Parse("cu118");
          env.packages["torchaudio"] = audio;
          return s;
        }, {"torch.audio_cuda_mismatch"}, {"torch.vision_cuda_mismatch"}},

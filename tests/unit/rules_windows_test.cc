@@ -33,7 +33,7 @@ void WithTorch(Snapshot& s, const char* version, const char* variant, const char
   PackageInfo p;
   p.name = "torch";
   p.version = Pep440::Parse(version).value();
-  p.variant = variant;
+  if (auto v = Variant::Parse(variant)) p.variant = *v;
   if (cuda) p.cuda = CudaVersion::Parse(cuda).value();
   p.version_source = env.prefix + "/Lib/site-packages/torch/version.py";
   env.packages["torch"] = p;

@@ -2,6 +2,7 @@
 // over an in-memory tree.
 #include <gtest/gtest.h>
 
+#include "derive/derive.h"
 #include "probe/context.h"
 #include "probe/win_paths.h"
 #include "tests/unit/test_util.h"
@@ -82,13 +83,15 @@ TEST(WindowsProbes, PythonsAreFoundCaselesslyWithTheirVersionsAndPackages) {
   ProbeInput in = t.Input();
   ProbeWindowsPythons(in, snap);
   ProbeWindowsPathTools(in, snap);
+  DerivePackages(snap);
   std::map<std::string, const PythonEnv*> by_prefix;
   for (const PythonEnv& e : snap.pythons) by_prefix[e.prefix] = &e;
   ASSERT_TRUE(by_prefix.count("/program files/Python311"));
   const PythonEnv& sys = *by_prefix["/program files/Python311"];
   EXPECT_EQ(sys.version->ToString(), "3.11");
   EXPECT_EQ(sys.version_source, "/program files/Python311/python311.dll");
-  EXPECT_EQ(sys.packages.at("torch").variant, "cu124");
+  ASSERT_TRUE(sys.packages.at("torch").variant);
+  EXPECT_EQ(sys.packages.at("torch").variant->tag, "cu124");
   ASSERT_TRUE(by_prefix.count("/Work/.venv"));
   EXPECT_TRUE(by_prefix["/Work/.venv"]->active);
   EXPECT_EQ(by_prefix["/Work/.venv"]->kind, "venv");
