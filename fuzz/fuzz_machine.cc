@@ -4,6 +4,7 @@
 #include <string>
 
 #include "diagnose/rules.h"
+#include "plan/diagnose.h"
 #include "probe/context.h"
 #include "report/doctor.h"
 
