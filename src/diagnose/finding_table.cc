@@ -11,6 +11,7 @@ void CheckDriverMissing(const Snapshot& s, const Catalog& c, const PlanQuery& pl
 void CheckModuleNotLoaded(const Snapshot& s, const Catalog& c, const PlanQuery& plans, std::vector<Finding>& out);
 void CheckDriverMismatch(const Snapshot& s, const Catalog& c, const PlanQuery& plans, std::vector<Finding>& out);
 void CheckWslLinuxDriver(const Snapshot& s, const Catalog& c, const PlanQuery& plans, std::vector<Finding>& out);
+void CheckWslWindowsDriver(const Snapshot& s, const Catalog& c, const PlanQuery& plans, std::vector<Finding>& out);
 void CheckContainerDevices(const Snapshot& s, const Catalog& c, const PlanQuery& plans, std::vector<Finding>& out);
 void CheckVisibleDevices(const Snapshot& s, const Catalog& c, const PlanQuery& plans, std::vector<Finding>& out);
 void CheckForwardCompat(const Snapshot& s, const Catalog& c, const PlanQuery& plans, std::vector<Finding>& out);
@@ -89,6 +90,7 @@ const std::vector<FindingDecl>& FindingTable() {
       {"toolkit.path_vs_cuda_path", W, CheckToolkitPathVsCudaPath, kMachine},
       {"driver.library_fault", W, CheckLibraryFaults, kMachine},
       {"driver.implausible_value", W, CheckImplausibleValues, kMachine},
+      {"wsl.windows_driver", I, CheckWslWindowsDriver, kMachine},
   };
   return kTable;
 }

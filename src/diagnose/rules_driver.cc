@@ -89,6 +89,35 @@ void CheckWslLinuxDriver(const Snapshot& s, const Catalog&, const PlanQuery&, st
   }
 }
 
+// Under WSL 2 the GPU is the Windows driver's: what WSL shows of it is the libraries in
+// /usr/lib/wsl/lib and /dev/dxg. Said once, with what can be checked from inside and what cannot.
+void CheckWslWindowsDriver(const Snapshot& s, const Catalog&, const PlanQuery&, std::vector<Finding>& out) {
+  const DriverInfo& d = s.driver;
+  if (!d.wsl) return;
+  std::vector<EvidenceItem> evidence;
+  for (const Evidence& e : s.trail) {
+    if (e.source == "/proc/version" && e.outcome == Evidence::Outcome::kFound && e.detail == "WSL kernel") {
+      evidence.push_back(Ev("evidence.wsl_kernel", {{"source", e.source}}));
+      break;
+    }
+  }
+  std::string lib = "/usr/lib/wsl/lib";
+  for (const std::string& path : d.libcuda_paths) {
+    if (!StartsWith(path, "/usr/lib/wsl/")) continue;
+    if (lib == "/usr/lib/wsl/lib") lib = path;
+    evidence.push_back(Ev("evidence.wsl_library", {{"path", path}}));
+  }
+  for (const std::string& node : d.device_node_paths) {
+    if (node == "/dev/dxg") evidence.push_back(Ev("evidence.wsl_dxg", {{"path", node}}));
+  }
+  if (d.version()) {
+    for (EvidenceItem& e : DriverEvidence(d)) evidence.push_back(std::move(e));
+  } else {
+    evidence.push_back(Ev("evidence.wsl_driver_unread"));
+  }
+  out.push_back(Emit("wsl.windows_driver", {{"lib", lib}}, std::move(evidence), "wsl"));
+}
+
 void CheckContainerDevices(const Snapshot& s, const Catalog&, const PlanQuery&, std::vector<Finding>& out) {
   const DriverInfo& d = s.driver;
   bool wants_gpu = !d.libcuda_paths.empty() || d.nvidia_visible_devices || d.kernel_module_loaded;
