@@ -422,3 +422,35 @@ TEST(FixVerification, UnpairedTorchvisionChangesOnlyTorchvision) {
 
 }  // namespace
 }  // namespace cudamatch
+
+namespace cudamatch {
+namespace {
+
+// Each finding names its environment by index; its remedy installs there and nowhere else, and
+// is checked against that environment alone.
+TEST(FixVerification, ARemedyChangesOnlyTheEnvironmentItTargets) {
+  Snapshot s = MadeMachines()[0].make();  // driver 470, torch 2.3.1+cu121 in /home/u/venv
+  PythonEnv other = s.pythons[0];
+  other.prefix = "/home/u/other";
+  other.packages.clear();
+  Add(other, "torch", "2.3.1+cpu", "cpu");
+  s.pythons.insert(s.pythons.begin(), other);  // the CPU build is env 0, the cu121 build env 1
+  std::vector<Finding> raw = PlannedFindings(s, TheCatalog());
+  size_t checked = 0;
+  for (const Finding& f : raw) {
+    if (!IsPip(f)) continue;
+    const PackageInstall* p = ModelledInstall(*f.remedy);
+    EXPECT_EQ(p->env, f.env) << f.id;
+    EXPECT_EQ(s.pythons[f.env].prefix, f.id == "torch.cpu_build" ? "/home/u/other" : "/home/u/venv") << f.id;
+    std::optional<Snapshot> after = ApplyRemedy(TheCatalog(), s, *f.remedy);
+    ASSERT_TRUE(after.has_value());
+    const PythonEnv& untouched = after->pythons[1 - f.env];
+    EXPECT_EQ(untouched.packages.at("torch").version->ToString(), s.pythons[1 - f.env].packages.at("torch").version->ToString());
+    EXPECT_EQ(VerifyRemedy(TheCatalog(), s, f, *f.remedy, raw), FixCheck::kClears) << f.id << ": " << Fix(f);
+    ++checked;
+  }
+  EXPECT_GE(checked, 2u);  // torch.cpu_build in env 0, torch.driver_too_old in env 1
+}
+
+}  // namespace
+}  // namespace cudamatch
