@@ -8,6 +8,7 @@
 #include "catalog/catalog.h"
 #include "core/child.h"
 #include "diagnose/rules.h"
+#include "plan/diagnose.h"
 #include "plan/check.h"
 #include "plan/lookup.h"
 #include "plan/plan.h"

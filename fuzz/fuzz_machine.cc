@@ -5,6 +5,7 @@
 
 #include "diagnose/rules.h"
 #include "derive/derive.h"
+#include "plan/diagnose.h"
 #include "probe/context.h"
 #include "report/doctor.h"
 

@@ -3,6 +3,7 @@
 #include "cli/common.h"
 #include "cli/machine.h"
 #include "diagnose/rules.h"
+#include "plan/diagnose.h"
 #include "report/doctor.h"
 
 namespace cudamatch {

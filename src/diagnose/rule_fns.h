@@ -1,4 +1,5 @@
-// The rule functions behind Rules(), and what they share. Internal to diagnose/.
+// What the rule functions share. Internal to diagnose/; the rules themselves are declared in
+// finding_table.cc, the one place that names them.
 #pragma once
 
 #include <optional>
@@ -7,43 +8,13 @@
 
 #include "catalog/query.h"
 #include "diagnose/finding.h"
-#include "plan/plan.h"
+#include "diagnose/rules.h"
 #include "probe/snapshot.h"
 
 namespace cudamatch {
 
-// Driver and platform (rules_driver.cc).
-void CheckDriverMissing(const Snapshot& s, const Catalog& c, std::vector<Finding>& out);
-void CheckModuleNotLoaded(const Snapshot& s, const Catalog& c, std::vector<Finding>& out);
-void CheckDriverMismatch(const Snapshot& s, const Catalog& c, std::vector<Finding>& out);
-void CheckWslLinuxDriver(const Snapshot& s, const Catalog& c, std::vector<Finding>& out);
-void CheckContainerDevices(const Snapshot& s, const Catalog& c, std::vector<Finding>& out);
-void CheckVisibleDevices(const Snapshot& s, const Catalog& c, std::vector<Finding>& out);
-void CheckForwardCompat(const Snapshot& s, const Catalog& c, std::vector<Finding>& out);
-void CheckUnknownGpu(const Snapshot& s, const Catalog& c, std::vector<Finding>& out);
-
-// Sources that could not be trusted (rules_health.cc).
-void CheckLibraryFaults(const Snapshot& s, const Catalog& c, std::vector<Finding>& out);
-void CheckImplausibleValues(const Snapshot& s, const Catalog& c, std::vector<Finding>& out);
-
-// PyTorch builds in each environment (rules_torch.cc).
-void CheckTorchDriver(const Snapshot& s, const Catalog& c, std::vector<Finding>& out);
-void CheckTorchKernels(const Snapshot& s, const Catalog& c, std::vector<Finding>& out);
-void CheckPairing(const Snapshot& s, const Catalog& c, std::vector<Finding>& out);
-void CheckCpuBuild(const Snapshot& s, const Catalog& c, std::vector<Finding>& out);
-void CheckRocmBuild(const Snapshot& s, const Catalog& c, std::vector<Finding>& out);
-void CheckTorchPython(const Snapshot& s, const Catalog& c, std::vector<Finding>& out);
-void CheckTorchUnknown(const Snapshot& s, const Catalog& c, std::vector<Finding>& out);
 // A torch newer than the catalog's wheel facts for the platform (rules_newer.cc).
-void CheckTorchBeyondCatalog(const Snapshot& s, const Catalog& c, std::vector<Finding>& out);
 bool BeyondCatalog(const Catalog& c, const PackageInfo& torch, const Platform& p);
-
-// Installed binaries: torch's and extensions' GPU code, links and pins (rules_binaries.cc).
-void CheckTorchFileList(const Snapshot& s, const Catalog& c, std::vector<Finding>& out);
-void CheckExtensionKernels(const Snapshot& s, const Catalog& c, std::vector<Finding>& out);
-void CheckExtensionRuntime(const Snapshot& s, const Catalog& c, std::vector<Finding>& out);
-void CheckExtensionPins(const Snapshot& s, const Catalog& c, std::vector<Finding>& out);
-void CheckRuntimeShadowed(const Snapshot& s, const Catalog& c, std::vector<Finding>& out);
 
 // The GPU code torch's own libraries carry (union over libtorch_cuda*.so), and where it was read.
 struct TorchCode {
@@ -56,19 +27,6 @@ std::optional<TorchCode> TorchFileCode(const PackageInfo& torch);
 // FitArch over the code a library carries: SASS of the same major and a lower or equal minor, or
 // PTX of a lower or equal capability.
 ArchFit FitCode(const FatbinCode& code, const ComputeCapability& gpu);
-// How one environment's packages fit together (rules_stack.cc).
-void CheckCompanionBuilds(const Snapshot& s, const Catalog& c, std::vector<Finding>& out);
-void CheckNvidiaWheels(const Snapshot& s, const Catalog& c, std::vector<Finding>& out);
-
-// Toolchain and environment (rules_env.cc).
-void CheckNvccMajor(const Snapshot& s, const Catalog& c, std::vector<Finding>& out);
-void CheckGccTooNew(const Snapshot& s, const Catalog& c, std::vector<Finding>& out);
-void CheckLdLibraryPath(const Snapshot& s, const Catalog& c, std::vector<Finding>& out);
-void CheckPipMirror(const Snapshot& s, const Catalog& c, std::vector<Finding>& out);
-
-// A Windows shell's PATH (rules_windows.cc).
-void CheckPipOtherPython(const Snapshot& s, const Catalog& c, std::vector<Finding>& out);
-void CheckToolkitPathVsCudaPath(const Snapshot& s, const Catalog& c, std::vector<Finding>& out);
 
 // Shared helpers.
 // Calls fn(env, torch) for every environment with torch installed.
@@ -85,8 +43,15 @@ std::vector<EvidenceItem> DriverEvidence(const DriverInfo& d);
 EvidenceItem TorchEvidence(const PythonEnv& env, const PackageInfo& torch);
 EvidenceItem PackageEvidence(const PackageInfo& pkg);
 EvidenceItem GpuEvidence(const GpuInfo& g);
-// The environment's interpreter for "<python> -m pip ..." ("python" when unknown).
-std::string PythonOf(const PythonEnv& env);
+// A finding of `id` with the severity its table row declares.
+Finding Emit(std::string_view id, MessageArgs args, std::vector<EvidenceItem> evidence, std::string topic,
+             RemedyNeed need = {}, RemedyNeed next = {});
+// A finding about environment `env` of `s`; its need (if any) targets that environment.
+Finding EmitFor(const Snapshot& s, const PythonEnv& env, std::string_view id, MessageArgs args,
+                std::vector<EvidenceItem> evidence, std::string topic, RemedyNeed need = {});
+// The index of `env` in s.pythons, -1 when it is not one of them.
+int EnvIndex(const Snapshot& s, const PythonEnv& env);
+RemedyNeed Need(RemedyNeed::Kind kind);
 // The catalog row of an installed build, when its release and variant are known.
 const TorchVariant* InstalledVariant(const Catalog& c, const PackageInfo& torch, const Platform& p);
 

@@ -1,6 +1,9 @@
 // Rules: pure checks over (Snapshot, Catalog) -> Findings, in one explicit list. No I/O.
+// The list comes from the finding table (diagnose/finding_table.cc): each finding id is declared
+// there once, with its severity and the rule that emits it.
 #pragma once
 
+#include <optional>
 #include <string_view>
 #include <vector>
 
@@ -10,32 +13,61 @@
 
 namespace cudamatch {
 
-using RuleFn = void (*)(const Snapshot&, const Catalog&, std::vector<Finding>&);
-
-struct Rule {
-  std::string_view name;  // a short name for docs and tests
-  RuleFn check;
+// The best torch build for a machine, as the install planner (plan/) finds it. Rules that need
+// it (driver.missing names the driver the best build needs) ask through this interface, which
+// plan/ implements, so diagnose/ does not depend on plan/.
+struct BestBuild {
+  const TorchRelease* release = nullptr;
+  const TorchVariant* variant = nullptr;
+};
+class PlanQuery {
+ public:
+  virtual ~PlanQuery() = default;
+  // The plan for the machine's primary environment; nullopt when nothing fits.
+  virtual std::optional<BestBuild> Best(const Snapshot& s, const Catalog& c) const = 0;
 };
 
+using RuleFn = void (*)(const Snapshot&, const Catalog&, const PlanQuery&, std::vector<Finding>&);
+
+// kEnvironment: what the rule says of one environment depends only on that environment and on
+// the machine's other facts (driver, GPUs, toolkits, host), never on other environments, so a
+// change to one environment is checked by running the rule over that environment alone.
+enum class RuleScope { kMachine, kEnvironment };
+
+struct FindingDecl {
+  std::string_view id;  // "torch.driver_too_old"; messages "finding.<id>.message" and ".why"
+  Severity severity;
+  RuleFn rule;          // the rule that emits it
+  RuleScope scope;      // the rule's scope (the same on every row of a rule)
+};
+
+// Every finding, one row each, grouped by rule in the order the rules run.
+const std::vector<FindingDecl>& FindingTable();
+// The row of `id`, or null.
+const FindingDecl* FindFinding(std::string_view id);
+
+struct Rule {
+  std::string_view name;  // the rule's first finding id
+  RuleFn check;
+  RuleScope scope;
+  std::vector<std::string_view> ids;  // the findings it emits
+};
+
+// The rules of the finding table, in its order.
 const std::vector<Rule>& Rules();
 
-// Every rule's findings, most severe first (stable within a severity). Each fix that is a pip
-// install of torch, torchvision or torchaudio has been applied to the snapshot as if installed:
-// it clears its finding and raises no new error finding, or the finding carries no fix.
-std::vector<Finding> Diagnose(const Snapshot& snap, const Catalog& c);
-
-// Every rule's findings as the rules emit them, fixes unchecked.
-std::vector<Finding> RunRules(const Snapshot& snap, const Catalog& c);
-
-// kNotModelled: a pip install of other packages (nvidia-* wheels), which the snapshot model
-// does not apply; such fixes are printed unchecked.
-enum class FixCheck { kClears, kStillThere, kRaisesError, kCannotApply, kNotAPipInstall, kNotModelled };
-// What `f.fix` does when applied to `snap`; `before` are the findings of `snap`.
-FixCheck VerifyFix(const Snapshot& snap, const Catalog& c, const Finding& f, const std::vector<Finding>& before);
-
-// Every finding id a rule can emit, for the message-catalog test.
+// Every finding id of the table, in its order.
 const std::vector<std::string_view>& FindingIds();
 
+// Every rule's findings as the rules emit them (remedies not yet planned).
+std::vector<Finding> RunRules(const Snapshot& snap, const Catalog& c, const PlanQuery& plans);
+// The findings of the rules of `scope` only.
+std::vector<Finding> RunRules(const Snapshot& snap, const Catalog& c, const PlanQuery& plans, RuleScope scope);
+
+// Most severe first, stable within a severity.
+void SortBySeverity(std::vector<Finding>& findings);
+
 bool HasErrors(const std::vector<Finding>& findings);
+
 
 }  // namespace cudamatch

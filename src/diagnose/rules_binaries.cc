@@ -5,7 +5,6 @@
 
 #include "core/text.h"
 #include "diagnose/rule_fns.h"
-#include "plan/commands.h"
 #include "probe/parsers.h"
 
 namespace cudamatch {
@@ -32,23 +31,12 @@ std::optional<std::pair<std::string, int>> NeededMajor(const BinaryInfo& b, std:
 
 std::string ExtLabel(const ExtensionInfo& e) { return e.name + (e.version ? " " + e.version->ToString() : ""); }
 
-std::string RebuildCommand(const ExtensionInfo& e, std::string_view arch_list) {
-  std::string pin = e.version ? "==" + e.version->ToString() : "";
-  std::string env = arch_list.empty() ? "" : "TORCH_CUDA_ARCH_LIST=\"" + std::string(arch_list) + "\" ";
-  return env + "pip install --force-reinstall --no-deps --no-build-isolation --no-binary " + e.name + " \"" + e.name +
-         pin + "\"";
-}
-
-// The torch named by a pin ("torch==2.4.1"), with the installed build's variant when the catalog has it.
-std::string TorchPinCommand(const Snapshot& s, const Catalog& c, const PackageInfo& torch, const Pep440& want) {
-  const TorchRelease* release = FindTorch(c, want);
-  const TorchVariant* variant = release ? FindVariant(c, want, s.platform.Name(), VariantTag(torch)) : nullptr;
-  if (release == nullptr || variant == nullptr) return "pip install \"torch==" + want.ToString() + "\"";
-  InstallRequest req;
-  req.release = release;
-  req.variant = variant;
-  req.platform = s.platform;
-  return BuildInstallCommands(req).pip;
+RemedyNeed RebuildNeed(const ExtensionInfo& e, std::string arch_list) {
+  RemedyNeed need = Need(RemedyNeed::Kind::kExtensionRebuild);
+  need.package = e.name;
+  need.version = e.version;
+  need.arch_list = std::move(arch_list);
+  return need;
 }
 
 struct Pin {
@@ -129,7 +117,7 @@ std::optional<TorchCode> TorchFileCode(const PackageInfo& torch) {
   return out;
 }
 
-void CheckTorchFileList(const Snapshot& s, const Catalog& c, std::vector<Finding>& out) {
+void CheckTorchFileList(const Snapshot& s, const Catalog& c, const PlanQuery&, std::vector<Finding>& out) {
   ForEachTorch(s, [&](const PythonEnv& env, const PackageInfo& torch) {
     std::optional<TorchCode> file = TorchFileCode(torch);
     const TorchVariant* v = InstalledVariant(c, torch, s.platform);
@@ -140,32 +128,30 @@ void CheckTorchFileList(const Snapshot& s, const Catalog& c, std::vector<Finding
       if (e.ptx) catalog.ptx.push_back(e.cc.Number());
     }
     if (catalog.sass == file->code.sass && catalog.ptx == file->code.ptx) return;
-    out.push_back(Finding{"torch.kernels_differ", Severity::kInfo,
+    out.push_back(EmitFor(s, env, "torch.kernels_differ",
                           {{"env", env.prefix}, {"torch", torch.version->ToString()},
                            {"file_list", FatbinCodeNames(file->code)}, {"list", FatbinCodeNames(catalog)}},
                           {TorchEvidence(env, torch), file->evidence,
                            Ev("evidence.arch_list_catalog", {{"torch", v->torch.Public()}, {"variant", v->variant.tag},
                                                              {"list", FatbinCodeNames(catalog)},
                                                              {"line", std::to_string(v->prov.line)}})},
-                          "",
-                          "compute-capability"});
+                          "compute-capability"));
   });
 }
 
-void CheckExtensionKernels(const Snapshot& s, const Catalog&, std::vector<Finding>& out) {
+void CheckExtensionKernels(const Snapshot& s, const Catalog&, const PlanQuery&, std::vector<Finding>& out) {
   for (const PythonEnv& env : s.pythons) {
     for (const ExtensionInfo& ext : env.extensions) {
       for (const GpuInfo& gpu : s.gpus) {
         if (!gpu.cc) continue;
         for (const BinaryInfo& lib : ext.libs) {
           if (!lib.code || FitCode(*lib.code, *gpu.cc).fit != KernelFit::kNone) continue;
-          out.push_back(Finding{"ext.no_kernels", Severity::kError,
+          out.push_back(EmitFor(s, env, "ext.no_kernels",
                                 {{"env", env.prefix}, {"package", ExtLabel(ext)}, {"gpu", gpu.name}, {"sm", gpu.cc->Sm()},
                                  {"file", lib.path}, {"list", FatbinCodeNames(*lib.code)}},
                                 {Ev("evidence.gpu_cc", {{"gpu", gpu.name}, {"cc", gpu.cc->ToString()}, {"source", gpu.cc_source}}),
                                  CodeEvidence(lib.path, *lib.code)},
-                                RebuildCommand(ext, gpu.cc->ToString()),
-                                "extensions"});
+                                "extensions", RebuildNeed(ext, gpu.cc->ToString())));
           break;  // one finding per package and GPU
         }
       }
@@ -173,7 +159,7 @@ void CheckExtensionKernels(const Snapshot& s, const Catalog&, std::vector<Findin
   }
 }
 
-void CheckExtensionRuntime(const Snapshot& s, const Catalog&, std::vector<Finding>& out) {
+void CheckExtensionRuntime(const Snapshot& s, const Catalog&, const PlanQuery&, std::vector<Finding>& out) {
   ForEachTorch(s, [&](const PythonEnv& env, const PackageInfo& torch) {
     std::optional<int> torch_cudnn;
     for (const RuntimeLib& r : torch.runtime) {
@@ -183,27 +169,25 @@ void CheckExtensionRuntime(const Snapshot& s, const Catalog&, std::vector<Findin
       for (const BinaryInfo& lib : ext.libs) {
         auto cudart = NeededMajor(lib, "libcudart");
         if (cudart && torch.cuda && cudart->second != torch.cuda->major) {
-          out.push_back(Finding{"ext.cuda_major", Severity::kError,
+          out.push_back(EmitFor(s, env, "ext.cuda_major",
                                 {{"env", env.prefix}, {"package", ExtLabel(ext)}, {"file", lib.path},
                                  {"soname", cudart->first}, {"major", std::to_string(cudart->second)},
                                  {"torch", torch.version->ToString()}, {"cuda", torch.cuda->MajorMinor()}},
                                 {Ev("evidence.needed", {{"file", lib.path}, {"soname", cudart->first}}),
                                  TorchEvidence(env, torch)},
-                                RebuildCommand(ext, ""),
-                                "extensions"});
+                                "extensions", RebuildNeed(ext, "")));
           break;
         }
         auto cudnn = NeededMajor(lib, "libcudnn");
         if (cudnn && torch_cudnn && cudnn->second != *torch_cudnn) {
-          out.push_back(Finding{"ext.cudnn_major", Severity::kError,
+          out.push_back(EmitFor(s, env, "ext.cudnn_major",
                                 {{"env", env.prefix}, {"package", ExtLabel(ext)}, {"file", lib.path},
                                  {"soname", cudnn->first}, {"torch", torch.version->ToString()},
                                  {"torch_cudnn", std::to_string(*torch_cudnn)}},
                                 {Ev("evidence.needed", {{"file", lib.path}, {"soname", cudnn->first}}),
                                  TorchEvidence(env, torch),
                                  Ev("evidence.torch_links", {{"soname", "libcudnn.so." + std::to_string(*torch_cudnn)}})},
-                                RebuildCommand(ext, ""),
-                                "extensions"});
+                                "extensions", RebuildNeed(ext, "")));
           break;
         }
       }
@@ -211,7 +195,7 @@ void CheckExtensionRuntime(const Snapshot& s, const Catalog&, std::vector<Findin
   });
 }
 
-void CheckExtensionPins(const Snapshot& s, const Catalog& c, std::vector<Finding>& out) {
+void CheckExtensionPins(const Snapshot& s, const Catalog&, const PlanQuery&, std::vector<Finding>& out) {
   for (const PythonEnv& env : s.pythons) {
     for (const ExtensionInfo& ext : env.extensions) {
       for (const std::string& pin : ext.torch_pins) {
@@ -222,26 +206,31 @@ void CheckExtensionPins(const Snapshot& s, const Catalog& c, std::vector<Finding
         const Pep440& have = *it->second.version;
         if (req->spec.Matches(have) || req->spec.Matches(have.WithoutLocal())) continue;
         std::optional<Pep440> want = ExactPin(req->spec);
-        std::string fix = want && req->name == "torch" ? TorchPinCommand(s, c, it->second, *want) : "";
-        out.push_back(Finding{"ext.torch_pin", Severity::kError,
+        RemedyNeed need;
+        if (want && req->name == "torch") {
+          need = Need(RemedyNeed::Kind::kTorchPin);
+          need.version = *want;
+        }
+        out.push_back(EmitFor(s, env, "ext.torch_pin",
                               {{"env", env.prefix}, {"package", ExtLabel(ext)}, {"pin", pin},
                                {"name", req->name}, {"have", have.ToString()}},
                               {Ev("evidence.requires", {{"package", ext.name}, {"requirement", pin}, {"source", ext.metadata_path}}),
                                PackageEvidence(it->second)},
-                              fix,
-                              "extensions"});
+                              "extensions", need));
       }
     }
   }
 }
 
-void CheckRuntimeShadowed(const Snapshot& s, const Catalog&, std::vector<Finding>& out) {
+void CheckRuntimeShadowed(const Snapshot& s, const Catalog&, const PlanQuery&, std::vector<Finding>& out) {
   ForEachTorch(s, [&](const PythonEnv& env, const PackageInfo& torch) {
     for (const RuntimeLib& r : torch.runtime) {
       // Only LD_LIBRARY_PATH comes before the directories torch's libraries name (DT_RUNPATH).
       if (!r.shadowed() || r.origin != LibOrigin::kLdLibraryPath) continue;
       std::string origin(LibOriginName(*r.origin));
-      out.push_back(Finding{"runtime.shadowed", Severity::kWarning,
+      RemedyNeed need = Need(RemedyNeed::Kind::kUnsetEnv);
+      need.names = {"LD_LIBRARY_PATH"};
+      out.push_back(EmitFor(s, env, "runtime.shadowed",
                             {{"env", env.prefix}, {"torch", torch.version->ToString()}, {"soname", r.soname},
                              {"path", r.path}, {"origin", origin},
                              {"version", ArgOf(r.version, [](const Pep440& v) { return v.ToString(); })},
@@ -253,8 +242,7 @@ void CheckRuntimeShadowed(const Snapshot& s, const Catalog&, std::vector<Finding
                                        : Ev("evidence.runtime_found", {{"soname", r.soname}, {"path", r.path}, {"origin", origin}}),
                              Ev("evidence.runtime_wheel", {{"path", r.wheel_path},
                                                            {"version", ArgOf(r.wheel_version, [](const Pep440& v) { return v.ToString(); })}})},
-                            "unset LD_LIBRARY_PATH",
-                            "cudnn"});
+                            "cudnn", need));
     }
   });
 }

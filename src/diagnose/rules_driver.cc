@@ -3,37 +3,20 @@
 // compatibility, GPUs the catalog does not know.
 #include "core/text.h"
 #include "diagnose/rule_fns.h"
-#include "plan/spec.h"
 
 namespace cudamatch {
 
 namespace {
 
-std::string InstallDriverCommand(const std::string& os_id) {
-  if (os_id == "ubuntu") return "sudo ubuntu-drivers install";
-  if (os_id == "debian") return "sudo apt-get install nvidia-driver firmware-misc-nonfree";
-  return "";
-}
-
-// Reinstalls the driver packages at one version (the kernel module is rebuilt), then reboots:
-// for when a reboot alone leaves the versions apart. "" for distributions not known here.
-std::string ReinstallDriverCommand(const std::string& os_id, const DriverVersion& userspace) {
-  std::string branch = userspace.text.substr(0, userspace.text.find('.'));
-  if (os_id == "ubuntu" || os_id == "pop" || os_id == "linuxmint") {
-    return "sudo apt-get install --reinstall nvidia-driver-" + branch + " && sudo reboot";
-  }
-  if (os_id == "debian") return "sudo apt-get install --reinstall nvidia-driver nvidia-kernel-dkms && sudo reboot";
-  if (os_id == "fedora") return "sudo dnf upgrade --refresh 'akmod-nvidia' 'xorg-x11-drv-nvidia*' && sudo akmods --force && sudo reboot";
-  if (os_id == "rhel" || os_id == "rocky" || os_id == "almalinux" || os_id == "centos") {
-    return "sudo dnf upgrade --refresh 'nvidia-driver*' 'kmod-nvidia*' && sudo reboot";
-  }
-  if (StartsWith(os_id, "opensuse") || os_id == "sles") return "sudo zypper update 'nvidia-*' && sudo reboot";
-  return "";
+RemedyNeed OnOs(RemedyNeed::Kind kind, const Snapshot& s) {
+  RemedyNeed need = Need(kind);
+  need.os_id = s.host.os_id;
+  return need;
 }
 
 }  // namespace
 
-void CheckDriverMissing(const Snapshot& s, const Catalog& c, std::vector<Finding>& out) {
+void CheckDriverMissing(const Snapshot& s, const Catalog& c, const PlanQuery& plans, std::vector<Finding>& out) {
   if (s.driver.installed() || s.gpus.empty()) return;
   const GpuInfo& gpu = s.gpus.front();
   ArgValue gpu_need;
@@ -43,78 +26,105 @@ void CheckDriverMissing(const Snapshot& s, const Catalog& c, std::vector<Finding
       if (req.toolkit_min) gpu_need = req.toolkit_min->text;
     }
   }
-  Plan plan = MakePlan(c, SpecFromSnapshot(s, PrimaryPython(s)));
+  std::optional<BestBuild> best = plans.Best(s, c);
   ArgValue need;
-  if (plan.variant && plan.variant->variant.cuda) {
-    DriverRequirement req = MinDriverFor(c, *plan.variant->variant.cuda, s.platform.os);
+  if (best && best->variant->variant.cuda) {
+    DriverRequirement req = MinDriverFor(c, *best->variant->variant.cuda, s.platform.os);
     if (req.toolkit_min) need = req.toolkit_min->text;
   }
-  Finding f{"driver.missing", Severity::kError,
+  Finding f = Emit("driver.missing",
             {{"gpu", gpu.name.empty() ? "NVIDIA GPU" : gpu.name},
              {"cc", ArgOf(gpu.cc, [](const ComputeCapability& v) { return v.ToString(); })},
              {"gpu_driver", gpu_need},
              {"driver", need},
-             {"torch", plan.release ? ArgValue(plan.release->torch.Public()) : std::nullopt},
-             {"variant", plan.variant ? ArgValue(plan.variant->variant.tag) : std::nullopt}},
-            {GpuEvidence(gpu)},
-            s.driver.container ? "" : InstallDriverCommand(s.host.os_id),
-            "driver"};
+             {"torch", best ? ArgValue(best->release->torch.Public()) : std::nullopt},
+             {"variant", best ? ArgValue(best->variant->variant.tag) : std::nullopt}},
+            {GpuEvidence(gpu)}, "driver",
+            s.driver.container ? RemedyNeed{} : OnOs(RemedyNeed::Kind::kDriverInstall, s));
   for (EvidenceItem& e : DriverEvidence(s.driver)) f.evidence.push_back(std::move(e));
   out.push_back(std::move(f));
 }
 
 // Inside a container the kernel module is the host's: the fix is on the host (no command here).
-void CheckModuleNotLoaded(const Snapshot& s, const Catalog&, std::vector<Finding>& out) {
+void CheckModuleNotLoaded(const Snapshot& s, const Catalog&, const PlanQuery&, std::vector<Finding>& out) {
   const DriverInfo& d = s.driver;
   if (s.platform.os != Os::kLinux) return;  // Windows has no separate kernel module to load
   if (d.kernel_module_loaded || d.wsl || (d.libcuda_paths.empty() && !d.userspace_version)) return;
   std::vector<EvidenceItem> evidence = DriverEvidence(d);
   evidence.push_back(Ev("evidence.no_kernel_module"));
   if (d.container) evidence.push_back(Ev("evidence.container", {{"source", d.container_source}}));
-  out.push_back(Finding{d.container ? "container.module_not_loaded" : "driver.module_not_loaded", Severity::kError,
-                        {{"driver", ArgOf(d.userspace_version, [](const DriverVersion& v) { return v.text; })}},
-                        std::move(evidence),
-                        d.container ? "" : "sudo modprobe nvidia",
-                        d.container ? "containers" : "driver"});
+  out.push_back(Emit(d.container ? "container.module_not_loaded" : "driver.module_not_loaded",
+                     {{"driver", ArgOf(d.userspace_version, [](const DriverVersion& v) { return v.text; })}},
+                     std::move(evidence), d.container ? "containers" : "driver",
+                     d.container ? RemedyNeed{} : Need(RemedyNeed::Kind::kLoadModule)));
 }
 
-void CheckDriverMismatch(const Snapshot& s, const Catalog&, std::vector<Finding>& out) {
+void CheckDriverMismatch(const Snapshot& s, const Catalog&, const PlanQuery&, std::vector<Finding>& out) {
   const DriverInfo& d = s.driver;
   if (!d.mismatch()) return;
   std::vector<EvidenceItem> evidence = DriverEvidence(d);
   if (d.container) evidence.push_back(Ev("evidence.container", {{"source", d.container_source}}));
   if (!s.host.os_id.empty()) evidence.push_back(Ev("evidence.os", {{"id", s.host.os_id}, {"source", "/etc/os-release"}}));
-  out.push_back(Finding{d.container ? "container.driver_mismatch" : "driver.mismatch", Severity::kError,
-                        {{"kernel", d.kernel_version->text}, {"userspace", d.userspace_version->text}},
-                        std::move(evidence),
-                        d.container ? "" : "sudo reboot",
-                        d.container ? "containers" : "driver",
-                        d.container ? "" : ReinstallDriverCommand(s.host.os_id, *d.userspace_version)});
+  RemedyNeed reinstall;
+  if (!d.container) {
+    reinstall = OnOs(RemedyNeed::Kind::kDriverReinstall, s);
+    reinstall.branch = d.userspace_version->text.substr(0, d.userspace_version->text.find('.'));
+  }
+  out.push_back(Emit(d.container ? "container.driver_mismatch" : "driver.mismatch",
+                     {{"kernel", d.kernel_version->text}, {"userspace", d.userspace_version->text}},
+                     std::move(evidence), d.container ? "containers" : "driver",
+                     d.container ? RemedyNeed{} : Need(RemedyNeed::Kind::kReboot), reinstall));
 }
 
-void CheckWslLinuxDriver(const Snapshot& s, const Catalog&, std::vector<Finding>& out) {
+void CheckWslLinuxDriver(const Snapshot& s, const Catalog&, const PlanQuery&, std::vector<Finding>& out) {
   const DriverInfo& d = s.driver;
   if (!d.wsl) return;
   for (const std::string& path : d.libcuda_paths) {
     if (StartsWith(path, "/usr/lib/wsl/")) continue;
-    out.push_back(Finding{"wsl.linux_driver", Severity::kError,
-                          {{"path", path}},
-                          {Ev("evidence.wsl_kernel", {{"source", "/proc/version"}}),
-                           Ev("evidence.linux_driver_library", {{"path", path}})},
-                          "sudo apt-get purge 'nvidia-driver-*' 'libnvidia-compute-*'",
-                          "wsl"});
+    out.push_back(Emit("wsl.linux_driver", {{"path", path}},
+                       {Ev("evidence.wsl_kernel", {{"source", "/proc/version"}}),
+                        Ev("evidence.linux_driver_library", {{"path", path}})},
+                       "wsl", Need(RemedyNeed::Kind::kPurgeLinuxDriver)));
     return;
   }
 }
 
-void CheckContainerDevices(const Snapshot& s, const Catalog&, std::vector<Finding>& out) {
+// Under WSL 2 the GPU is the Windows driver's: what WSL shows of it is the libraries in
+// /usr/lib/wsl/lib and /dev/dxg. Said once, with what can be checked from inside and what cannot.
+void CheckWslWindowsDriver(const Snapshot& s, const Catalog&, const PlanQuery&, std::vector<Finding>& out) {
+  const DriverInfo& d = s.driver;
+  if (!d.wsl) return;
+  std::vector<EvidenceItem> evidence;
+  for (const Evidence& e : s.trail) {
+    if (e.source == "/proc/version" && e.outcome == Evidence::Outcome::kFound && e.detail == "WSL kernel") {
+      evidence.push_back(Ev("evidence.wsl_kernel", {{"source", e.source}}));
+      break;
+    }
+  }
+  std::string lib = "/usr/lib/wsl/lib";
+  for (const std::string& path : d.libcuda_paths) {
+    if (!StartsWith(path, "/usr/lib/wsl/")) continue;
+    if (lib == "/usr/lib/wsl/lib") lib = path;
+    evidence.push_back(Ev("evidence.wsl_library", {{"path", path}}));
+  }
+  for (const std::string& node : d.device_node_paths) {
+    if (node == "/dev/dxg") evidence.push_back(Ev("evidence.wsl_dxg", {{"path", node}}));
+  }
+  if (d.version()) {
+    for (EvidenceItem& e : DriverEvidence(d)) evidence.push_back(std::move(e));
+  } else {
+    evidence.push_back(Ev("evidence.wsl_driver_unread"));
+  }
+  out.push_back(Emit("wsl.windows_driver", {{"lib", lib}}, std::move(evidence), "wsl"));
+}
+
+void CheckContainerDevices(const Snapshot& s, const Catalog&, const PlanQuery&, std::vector<Finding>& out) {
   const DriverInfo& d = s.driver;
   bool wants_gpu = !d.libcuda_paths.empty() || d.nvidia_visible_devices || d.kernel_module_loaded;
   if (!d.container || d.device_nodes || !wants_gpu) return;
-  Finding f{"container.no_devices", Severity::kError, {{"marker", d.container_source}},
-            {Ev("evidence.container", {{"source", d.container_source}}), Ev("evidence.no_device_nodes")},
-            "docker run --gpus all ...",
-            "containers"};
+  Finding f = Emit("container.no_devices", {{"marker", d.container_source}},
+                   {Ev("evidence.container", {{"source", d.container_source}}), Ev("evidence.no_device_nodes")},
+                   "containers", Need(RemedyNeed::Kind::kContainerGpus));
   if (d.nvidia_visible_devices) {
     f.evidence.push_back(Ev("evidence.env_var", {{"name", "NVIDIA_VISIBLE_DEVICES"}, {"value", *d.nvidia_visible_devices}}));
   }
@@ -123,7 +133,7 @@ void CheckContainerDevices(const Snapshot& s, const Catalog&, std::vector<Findin
 
 // CUDA_VISIBLE_DEVICES: indices or GPU-/MIG- UUIDs, comma-separated; CUDA stops at the first
 // entry that names no device, so an invalid first entry hides every GPU.
-void CheckVisibleDevices(const Snapshot& s, const Catalog&, std::vector<Finding>& out) {
+void CheckVisibleDevices(const Snapshot& s, const Catalog&, const PlanQuery&, std::vector<Finding>& out) {
   const auto& value = s.driver.cuda_visible_devices;
   if (!value || s.gpus.empty()) return;
   size_t visible = 0;
@@ -138,25 +148,24 @@ void CheckVisibleDevices(const Snapshot& s, const Catalog&, std::vector<Finding>
   std::vector<EvidenceItem> evidence = {Ev("evidence.env_var", {{"name", "CUDA_VISIBLE_DEVICES"}, {"value", *value}}),
                                         Ev("evidence.gpu_count", {{"count", std::to_string(s.gpus.size())}})};
   if (visible == 0) {
-    out.push_back(Finding{"env.visible_devices_hide_all", Severity::kError, args, evidence,
-                          "unset CUDA_VISIBLE_DEVICES", "visible-devices"});
+    RemedyNeed need = Need(RemedyNeed::Kind::kUnsetEnv);
+    need.names = {"CUDA_VISIBLE_DEVICES"};
+    out.push_back(Emit("env.visible_devices_hide_all", args, evidence, "visible-devices", need));
   } else if (visible < s.gpus.size()) {
-    out.push_back(Finding{"env.visible_devices_some", Severity::kInfo, args, evidence, "", "visible-devices"});
+    out.push_back(Emit("env.visible_devices_some", args, evidence, "visible-devices"));
   }
 }
 
-void CheckForwardCompat(const Snapshot& s, const Catalog&, std::vector<Finding>& out) {
+void CheckForwardCompat(const Snapshot& s, const Catalog&, const PlanQuery&, std::vector<Finding>& out) {
   for (const ForwardCompat& fc : s.driver.forward_compat) {
-    out.push_back(Finding{"driver.forward_compat", Severity::kInfo,
-                          {{"path", fc.path}, {"version", ArgOf(fc.version, [](const DriverVersion& v) { return v.text; })}},
-                          {fc.version ? Ev("evidence.forward_compat", {{"path", fc.path}, {"version", fc.version->text}})
-                                      : Ev("evidence.forward_compat_unknown", {{"path", fc.path}})},
-                          "",
-                          "forward-compat"});
+    out.push_back(Emit("driver.forward_compat", {{"path", fc.path}, {"version", ArgOf(fc.version, [](const DriverVersion& v) { return v.text; })}},
+                       {fc.version ? Ev("evidence.forward_compat", {{"path", fc.path}, {"version", fc.version->text}})
+                                   : Ev("evidence.forward_compat_unknown", {{"path", fc.path}})},
+                       "forward-compat"));
   }
 }
 
-void CheckUnknownGpu(const Snapshot& s, const Catalog&, std::vector<Finding>& out) {
+void CheckUnknownGpu(const Snapshot& s, const Catalog&, const PlanQuery&, std::vector<Finding>& out) {
   for (const GpuInfo& g : s.gpus) {
     if (g.cc) continue;
     auto hex = [](uint32_t pci) {
@@ -164,8 +173,8 @@ void CheckUnknownGpu(const Snapshot& s, const Catalog&, std::vector<Finding>& ou
       std::snprintf(id, sizeof(id), "%04x", pci);
       return std::string(id);
     };
-    out.push_back(Finding{"gpu.unknown", Severity::kInfo, {{"gpu", g.name.empty() ? g.pci_bus_id : g.name}, {"pci", ArgOf(g.pci_device_id, hex)}},
-                          {GpuEvidence(g)}, "", "compute-capability"});
+    out.push_back(Emit("gpu.unknown", {{"gpu", g.name.empty() ? g.pci_bus_id : g.name}, {"pci", ArgOf(g.pci_device_id, hex)}},
+                       {GpuEvidence(g)}, "compute-capability"));
   }
 }
 

@@ -6,9 +6,6 @@
 #include "core/fs.h"
 #include "core/text.h"
 #include "diagnose/rule_fns.h"
-#include "plan/commands.h"
-#include "plan/fix.h"
-#include "plan/spec.h"
 
 namespace cudamatch {
 
@@ -38,25 +35,26 @@ const TorchVariant* VariantForToolkit(const Catalog& c, const PackageInfo& torch
 }
 
 // The toolkit that matches torch when one is installed, else torch's build for this toolkit.
-std::string NvccFix(const Snapshot& s, const Catalog& c, const PythonEnv& env, const PackageInfo& torch,
-                    const CudaVersion& nvcc) {
+RemedyNeed NvccFix(const Snapshot& s, const Catalog& c, const PackageInfo& torch, const CudaVersion& nvcc) {
   for (const ToolkitInfo& t : s.toolkits) {
     if (t.version && t.version->major == torch.cuda->major && t.has_nvcc) {
       // Windows: no one command sets variables in both PowerShell and cmd; the finding says where.
-      if (s.platform.os == Os::kWindows) return "";
-      return "export CUDA_HOME=" + t.path + " PATH=" + t.path + "/bin:$PATH";
+      if (s.platform.os == Os::kWindows) return {};
+      RemedyNeed need = Need(RemedyNeed::Kind::kUseToolkit);
+      need.path = t.path;
+      return need;
     }
   }
   const TorchVariant* v = VariantForToolkit(c, torch, s.platform, nvcc);
-  if (v == nullptr) return "";
-  std::string cmd = TorchBuildCommand(c, s, env, v->variant.tag);
-  if (StartsWith(cmd, "pip ")) cmd = PythonOf(env) + " -m " + cmd;
-  return cmd;
+  if (v == nullptr) return {};
+  RemedyNeed need = Need(RemedyNeed::Kind::kTorchVariant);
+  need.variant = v->variant.tag;
+  return need;
 }
 
 }  // namespace
 
-void CheckNvccMajor(const Snapshot& s, const Catalog& c, std::vector<Finding>& out) {
+void CheckNvccMajor(const Snapshot& s, const Catalog& c, const PlanQuery&, std::vector<Finding>& out) {
   const ToolkitInfo* active = s.ActiveToolkit();
   if (active == nullptr || !active->version) return;
   for (const PythonEnv& env : s.pythons) {
@@ -64,21 +62,20 @@ void CheckNvccMajor(const Snapshot& s, const Catalog& c, std::vector<Finding>& o
     if (it == env.packages.end() || !it->second.cuda || it->second.hip) continue;
     const PackageInfo& torch = it->second;
     if (active->version->major == torch.cuda->major) continue;
-    std::string fix = NvccFix(s, c, env, torch, *active->version);
-    out.push_back(Finding{"toolkit.nvcc_major", Severity::kWarning,
+    RemedyNeed need = NvccFix(s, c, torch, *active->version);
+    out.push_back(EmitFor(s, env, "toolkit.nvcc_major",
                           {{"nvcc", active->version->ToString()}, {"path", active->path}, {"env", env.prefix},
                            {"torch", torch.version->ToString()}, {"cuda", torch.cuda->MajorMinor()}},
                           {Ev("evidence.active_toolkit", {{"path", active->path}, {"version", active->version->ToString()},
                                                            {"source", active->version_source}, {"reason", active->active_reason}}),
                            TorchEvidence(env, torch)},
-                          fix,
-                          "toolkit"});
+                          "toolkit", need));
   }
 }
 
 // The newest GCC major nvcc accepts: the toolkit's own crt/host_config.h (what nvcc enforces),
 // else the catalog's row for its CUDA release.
-void CheckGccTooNew(const Snapshot& s, const Catalog& c, std::vector<Finding>& out) {
+void CheckGccTooNew(const Snapshot& s, const Catalog& c, const PlanQuery&, std::vector<Finding>& out) {
   const ToolkitInfo* active = s.ActiveToolkit();
   if (active == nullptr || !active->version || !s.host.gcc_major) return;
   const HostCompiler* hc = HostCompilerFor(c, *active->version);
@@ -89,12 +86,13 @@ void CheckGccTooNew(const Snapshot& s, const Catalog& c, std::vector<Finding>& o
       ? Ev("evidence.gcc_limit_header", {{"nvcc", active->version->ToString()}, {"max", max}, {"source", active->max_gcc_source}})
       : Ev("evidence.gcc_limit_catalog", {{"nvcc", active->version->ToString()}, {"max", max},
                                           {"line", std::to_string(hc->prov.line)}});
-  out.push_back(Finding{"toolkit.gcc_too_new", Severity::kWarning,
+  RemedyNeed need = Need(RemedyNeed::Kind::kHostCompiler);
+  need.gcc = *limit;
+  out.push_back(Emit("toolkit.gcc_too_new",
                         {{"gcc", std::to_string(*s.host.gcc_major)}, {"nvcc", active->version->MajorMinor()}, {"max", max}},
                         {Ev("evidence.host_gcc", {{"gcc", std::to_string(*s.host.gcc_major)}, {"source", s.host.gcc_source}}),
                          source},
-                        "sudo apt-get install g++-" + max + " && export CC=gcc-" + max + " CXX=g++-" + max,
-                        "toolkit"});
+                        "toolkit", need));
 }
 
 // runtime.shadowed already names the copy the loader takes from this directory and the one it
@@ -105,7 +103,7 @@ bool ShadowedFrom(const PackageInfo& torch, const std::string& dir) {
   });
 }
 
-void CheckLdLibraryPath(const Snapshot& s, const Catalog& c, std::vector<Finding>& out) {
+void CheckLdLibraryPath(const Snapshot& s, const Catalog& c, const PlanQuery&, std::vector<Finding>& out) {
   for (const LibraryPathEntry& entry : s.host.ld_library_path) {
     for (const PythonEnv& env : s.pythons) {
       auto it = env.packages.find("torch");
@@ -120,38 +118,36 @@ void CheckLdLibraryPath(const Snapshot& s, const Catalog& c, std::vector<Finding
           Ev("evidence.ld_library_path_entry", {{"dir", entry.dir}, {"libs", Join(entry.cuda_libs, " ")}}),
           TorchEvidence(env, torch)};
       if (wheel_cudnn) evidence.push_back(Ev("evidence.torch_cudnn", {{"version", wheel_cudnn->ToString()}}));
-      out.push_back(Finding{"env.ld_library_path", Severity::kWarning,
+      RemedyNeed need = Need(RemedyNeed::Kind::kUnsetEnv);
+      need.names = {"LD_LIBRARY_PATH"};
+      out.push_back(Emit("env.ld_library_path",
                             {{"dir", entry.dir}, {"env", env.prefix},
                              {"what", older_cudnn ? "cuDNN " + entry.cudnn_version->ToString()
                                                   : "CUDA " + std::to_string(*entry.cuda_major) + " libraries"},
                              {"want", older_cudnn ? "cuDNN " + wheel_cudnn->ToString() : "CUDA " + torch.cuda->MajorMinor()}},
-                            evidence,
-                            "unset LD_LIBRARY_PATH",
-                            "cudnn"});
+                            evidence, "cudnn", need));
       return;
     }
   }
 }
 
-void CheckPipMirror(const Snapshot& s, const Catalog& c, std::vector<Finding>& out) {
+void CheckPipMirror(const Snapshot& s, const Catalog& c, const PlanQuery& plans, std::vector<Finding>& out) {
   const std::string& url = s.host.pip_index_url;
   if (url.empty()) return;
   const Mirror* mirror = FindMirror(c, url);
   bool pytorch_index = StartsWith(url, "https://download.pytorch.org/") || (mirror && mirror->kind == "pytorch");
   if (pytorch_index) return;
-  const PythonEnv* env = PrimaryPython(s);
-  Plan plan = MakePlan(c, SpecFromSnapshot(s, env));
-  if (!plan.release || plan.variant->pypi_default) return;
-  const TorchVariant* pypi = PypiDefaultVariant(c, *plan.release, s.platform.Name());
+  std::optional<BestBuild> plan = plans.Best(s, c);
+  if (!plan || plan->variant->pypi_default) return;
+  const TorchVariant* pypi = PypiDefaultVariant(c, *plan->release, s.platform.Name());
   if (pypi == nullptr) return;  // which build the mirror serves is unknown
-  out.push_back(Finding{"pip.mirror_default_only", Severity::kWarning,
-                        {{"url", url}, {"mirror", mirror ? mirror->name : url},
-                         {"default", pypi->variant.tag},
-                         {"variant", plan.variant->variant.tag}, {"torch", plan.release->torch.Public()}},
-                        {Ev("evidence.pip_index", {{"url", url}, {"source", s.host.pip_index_source}}),
-                         Ev("evidence.best_plan", {{"torch", plan.release->torch.Public()}, {"variant", plan.variant->variant.tag}})},
-                        plan.commands.pip,
-                        "mirrors"});
+  out.push_back(Emit("pip.mirror_default_only",
+                     {{"url", url}, {"mirror", mirror ? mirror->name : url},
+                      {"default", pypi->variant.tag},
+                      {"variant", plan->variant->variant.tag}, {"torch", plan->release->torch.Public()}},
+                     {Ev("evidence.pip_index", {{"url", url}, {"source", s.host.pip_index_source}}),
+                      Ev("evidence.best_plan", {{"torch", plan->release->torch.Public()}, {"variant", plan->variant->variant.tag}})},
+                     "mirrors", Need(RemedyNeed::Kind::kBestPlan)));
 }
 
 }  // namespace cudamatch

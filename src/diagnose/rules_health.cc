@@ -25,22 +25,19 @@ EvidenceItem FaultEvidence(const LibraryFault& f) {
 
 }  // namespace
 
-void CheckLibraryFaults(const Snapshot& s, const Catalog&, std::vector<Finding>& out) {
+void CheckLibraryFaults(const Snapshot& s, const Catalog&, const PlanQuery&, std::vector<Finding>& out) {
   for (const LibraryFault& fault : s.driver.library_faults) {
     std::vector<EvidenceItem> evidence = {FaultEvidence(fault)};
     for (EvidenceItem& e : DriverEvidence(s.driver)) evidence.push_back(std::move(e));
-    out.push_back(Finding{"driver.library_fault", Severity::kWarning, {{"library", fault.library}}, std::move(evidence), "",
-                          "driver"});
+    out.push_back(Emit("driver.library_fault", {{"library", fault.library}}, std::move(evidence), "driver"));
   }
 }
 
-void CheckImplausibleValues(const Snapshot& s, const Catalog&, std::vector<Finding>& out) {
+void CheckImplausibleValues(const Snapshot& s, const Catalog&, const PlanQuery&, std::vector<Finding>& out) {
   for (const ImplausibleValue& v : s.implausible) {
-    out.push_back(Finding{"driver.implausible_value", Severity::kWarning,
-                          {{"source", v.source}, {"value", v.value}},
-                          {Ev("evidence.implausible", {{"source", v.source}, {"value", v.value}, {"expected", v.expected}})},
-                          "",
-                          "driver"});
+    out.push_back(Emit("driver.implausible_value", {{"source", v.source}, {"value", v.value}},
+                       {Ev("evidence.implausible", {{"source", v.source}, {"value", v.value}, {"expected", v.expected}})},
+                       "driver"));
   }
 }
 

@@ -30,20 +30,19 @@ bool BeyondCatalog(const Catalog& c, const PackageInfo& torch, const Platform& p
   return newest != nullptr && newest->torch < torch.version->WithoutLocal();
 }
 
-void CheckTorchBeyondCatalog(const Snapshot& s, const Catalog& c, std::vector<Finding>& out) {
+void CheckTorchBeyondCatalog(const Snapshot& s, const Catalog& c, const PlanQuery&, std::vector<Finding>& out) {
   const TorchRelease* newest = NewestWithWheels(c, s.platform);
   for (const PythonEnv& env : s.pythons) {
     auto it = env.packages.find("torch");
     if (it == env.packages.end() || !BeyondCatalog(c, it->second, s.platform)) continue;
     const PackageInfo& torch = it->second;
     ArgValue cuda = ArgOf(torch.cuda, [](const CudaVersion& v) { return v.MajorMinor(); });
-    out.push_back(Finding{"torch.beyond_catalog", Severity::kInfo,
+    out.push_back(EmitFor(s, env, "torch.beyond_catalog",
                           {{"env", env.prefix}, {"torch", torch.version->ToString()}, {"date", c.data_date},
                            {"newest", newest->torch.Public()}, {"platform", s.platform.Name()},
                            {"cuda", cuda}, {"targets", TargetRange(c, torch.cuda)}},
                           {TorchEvidence(env, torch), Ev("evidence.catalog_date", {{"date", c.data_date}})},
-                          "",
-                          "layers"});
+                          "layers"));
   }
 }
 

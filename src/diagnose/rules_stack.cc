@@ -17,37 +17,34 @@ std::string BuildName(std::string_view tag) {
   return "";
 }
 
-void CheckCompanionBuild(const PythonEnv& env, const PackageInfo& torch,
+void CheckCompanionBuild(const Snapshot& s, const PythonEnv& env, const PackageInfo& torch,
                          const char* name, const char* id, std::vector<Finding>& out) {
   auto it = env.packages.find(name);
   if (it == env.packages.end() || !it->second.version) return;
   const PackageInfo& pkg = it->second;
-  std::string torch_build = BuildName(VariantTag(torch)), pkg_build = BuildName(VariantTag(pkg));
-  if (torch_build.empty() || pkg_build.empty() || VariantTag(torch) == VariantTag(pkg)) return;
-  // --force-reinstall: the installed 0.17.1+cu121 already satisfies "==0.17.1", so a plain
-  // install would keep it.
-  std::string fix = PythonOf(env) + " -m pip install --force-reinstall --no-deps " + name + "==" +
-                    pkg.version->WithoutLocal().Public() + " --index-url https://download.pytorch.org/whl/" +
-                    VariantTag(torch);
-  out.push_back(Finding{id, Severity::kError,
+  std::string torch_variant = VariantTag(torch), pkg_variant = VariantTag(pkg);
+  std::string torch_build = BuildName(torch_variant), pkg_build = BuildName(pkg_variant);
+  if (torch_build.empty() || pkg_build.empty() || torch_variant == pkg_variant) return;
+  RemedyNeed need = Need(RemedyNeed::Kind::kCompanionRebuild);
+  need.package = name;
+  need.version = pkg.version->WithoutLocal();
+  need.variant = torch_variant;
+  out.push_back(EmitFor(s, env, id,
                         {{"env", env.prefix}, {"package", name}, {"version", pkg.version->ToString()},
                          {"torch", torch.version->ToString()}, {"torch_build", torch_build},
-                         {"torch_variant", VariantTag(torch)}, {"pkg_build", pkg_build}, {"pkg_variant", VariantTag(pkg)}},
+                         {"torch_variant", torch_variant}, {"pkg_build", pkg_build}, {"pkg_variant", pkg_variant}},
                         {TorchEvidence(env, torch), PackageEvidence(pkg)},
-                        fix,
-                        "pairing"});
+                        "pairing", need));
 }
 
 }  // namespace
 
-std::string PythonOf(const PythonEnv& env) { return env.executable.empty() ? "python" : env.executable; }
-
-void CheckCompanionBuilds(const Snapshot& s, const Catalog&, std::vector<Finding>& out) {
+void CheckCompanionBuilds(const Snapshot& s, const Catalog&, const PlanQuery&, std::vector<Finding>& out) {
   for (const PythonEnv& env : s.pythons) {
     auto it = env.packages.find("torch");
     if (it == env.packages.end() || !it->second.version) continue;
-    CheckCompanionBuild(env, it->second, "torchvision", "torch.vision_cuda_mismatch", out);
-    CheckCompanionBuild(env, it->second, "torchaudio", "torch.audio_cuda_mismatch", out);
+    CheckCompanionBuild(s, env, it->second, "torchvision", "torch.vision_cuda_mismatch", out);
+    CheckCompanionBuild(s, env, it->second, "torchaudio", "torch.audio_cuda_mismatch", out);
   }
 }
 
@@ -76,12 +73,13 @@ Requirement SplitRequirement(std::string_view req) {
 
 }  // namespace
 
-void CheckNvidiaWheels(const Snapshot& s, const Catalog&, std::vector<Finding>& out) {
+void CheckNvidiaWheels(const Snapshot& s, const Catalog&, const PlanQuery&, std::vector<Finding>& out) {
   for (const PythonEnv& env : s.pythons) {
     auto it = env.packages.find("torch");
     if (it == env.packages.end() || !it->second.version || it->second.nvidia_requirements.empty()) continue;
     const PackageInfo& torch = it->second;
-    std::vector<std::string> missing, wrong, install;
+    std::vector<std::string> missing, wrong;
+    RemedyNeed need = Need(RemedyNeed::Kind::kNvidiaWheels);
     std::vector<EvidenceItem> evidence = {TorchEvidence(env, torch)};
     for (const std::string& text : torch.nvidia_requirements) {
       Requirement req = SplitRequirement(text);
@@ -97,18 +95,15 @@ void CheckNvidiaWheels(const Snapshot& s, const Catalog&, std::vector<Finding>& 
       }
       evidence.push_back(Ev("evidence.requires", {{"package", "torch"}, {"requirement", req.name + req.spec},
                                                   {"source", torch.location}}));
-      install.push_back("'" + req.name + req.spec + "'");
+      need.requirements.push_back({req.name, req.spec});
     }
     if (missing.empty() && wrong.empty()) continue;
     bool none = wrong.empty();
-    out.push_back(Finding{none ? "torch.nvidia_wheels_missing" : "torch.nvidia_wheels_mismatch",
-                          none ? Severity::kError : Severity::kWarning,
+    out.push_back(EmitFor(s, env, none ? "torch.nvidia_wheels_missing" : "torch.nvidia_wheels_mismatch",
                           {{"env", env.prefix}, {"torch", torch.version->ToString()},
                            {"missing", missing.empty() ? "-" : Join(missing, ", ")},
                            {"wrong", wrong.empty() ? "-" : Join(wrong, ", ")}},
-                          std::move(evidence),
-                          PythonOf(env) + " -m pip install " + Join(install, " "),
-                          "nvidia-wheels"});
+                          std::move(evidence), "nvidia-wheels", need));
   }
 }
 

@@ -3,7 +3,6 @@
 // version; releases the catalog does not know.
 #include "core/text.h"
 #include "diagnose/rule_fns.h"
-#include "plan/fix.h"
 
 namespace cudamatch {
 
@@ -20,7 +19,7 @@ EvidenceItem NvidiaGpus(const Snapshot& s) {
 
 }  // namespace
 
-void CheckTorchDriver(const Snapshot& s, const Catalog& c, std::vector<Finding>& out) {
+void CheckTorchDriver(const Snapshot& s, const Catalog& c, const PlanQuery&, std::vector<Finding>& out) {
   const DriverInfo& d = s.driver;
   if (!d.version() && !d.cuda) return;
   ForEachTorch(s, [&](const PythonEnv& env, const PackageInfo& torch) {
@@ -30,8 +29,9 @@ void CheckTorchDriver(const Snapshot& s, const Catalog& c, std::vector<Finding>&
                                 : FitDriverCuda(c, *d.cuda, std::nullopt, *torch.cuda, os);
     if (fit != DriverFit::kTooOld && fit != DriverFit::kMinorCompat) return;
     DriverRequirement req = MinDriverFor(c, *torch.cuda, os);
-    Finding f{fit == DriverFit::kTooOld ? "torch.driver_too_old" : "torch.driver_minor_compat",
-              fit == DriverFit::kTooOld ? Severity::kError : Severity::kWarning,
+    RemedyNeed need = Need(RemedyNeed::Kind::kTorchBuild);
+    need.full_driver = fit == DriverFit::kMinorCompat;
+    Finding f = EmitFor(s, env, fit == DriverFit::kTooOld ? "torch.driver_too_old" : "torch.driver_minor_compat",
               {{"env", env.prefix},
                {"torch", torch.version->ToString()},
                {"cuda", torch.cuda->MajorMinor()},
@@ -39,9 +39,7 @@ void CheckTorchDriver(const Snapshot& s, const Catalog& c, std::vector<Finding>&
                {"driver_cuda", ArgOf(d.cuda, [](const CudaVersion& v) { return v.MajorMinor(); })},
                {"need", ArgOf(req.toolkit_min, [](const DriverVersion& v) { return v.text; })},
                {"floor", ArgOf(req.minor_compat, [](const DriverVersion& v) { return v.text; })}},
-              DriverEvidence(d),
-              TorchFixCommand(c, s, env, fit == DriverFit::kMinorCompat),
-              "minor-compat"};
+              DriverEvidence(d), "minor-compat", need);
     f.evidence.push_back(TorchEvidence(env, torch));
     if (os == Os::kWindows) f.evidence.push_back(Ev("evidence.windows_driver_download"));
     out.push_back(std::move(f));
@@ -83,7 +81,7 @@ ArchFit FitTorch(const Catalog& c, const FatbinCode& code, const CudaVersion& cu
 
 }  // namespace
 
-void CheckTorchKernels(const Snapshot& s, const Catalog& c, std::vector<Finding>& out) {
+void CheckTorchKernels(const Snapshot& s, const Catalog& c, const PlanQuery&, std::vector<Finding>& out) {
   ForEachTorch(s, [&](const PythonEnv& env, const PackageInfo& torch) {
     if (!torch.cuda || torch.hip) return;
     std::optional<KernelSource> k = KernelsOf(c, torch, s.platform);
@@ -94,7 +92,7 @@ void CheckTorchKernels(const Snapshot& s, const Catalog& c, std::vector<Finding>
       ArchFit fit = FitTorch(c, k->code, *torch.cuda, *gpu.cc);
       if (fit.fit == KernelFit::kSass) continue;
       bool none = fit.fit == KernelFit::kNone;
-      out.push_back(Finding{none ? "torch.no_kernels" : "torch.ptx_jit", none ? Severity::kError : Severity::kInfo,
+      out.push_back(EmitFor(s, env, none ? "torch.no_kernels" : "torch.ptx_jit",
                             {{"env", env.prefix},
                              {"gpu", gpu.name},
                              {"sm", gpu.cc->Sm()},
@@ -103,8 +101,7 @@ void CheckTorchKernels(const Snapshot& s, const Catalog& c, std::vector<Finding>
                              {"via", none ? "" : fit.via.Compute()}},
                             {Ev("evidence.gpu_cc", {{"gpu", gpu.name}, {"cc", gpu.cc->ToString()}, {"source", gpu.cc_source}}),
                              TorchEvidence(env, torch), k->evidence},
-                            none ? TorchFixCommand(c, s, env, false) : "",
-                            "compute-capability"});
+                            "compute-capability", none ? Need(RemedyNeed::Kind::kTorchBuild) : RemedyNeed{}));
     }
   });
 }
@@ -118,21 +115,21 @@ void CheckOnePairing(const Snapshot& s, const Catalog& c, const PythonEnv& env, 
   if (pkg == nullptr || release == nullptr) return;
   bool vision = std::string_view(name) == "torchvision";
   const auto& expected = vision ? release->torchvision : release->torchaudio;
-  std::string fix = expected ? CompanionFixCommand(c, s, env, name, *expected) : "";
   if (expected && !CompanionPairs(c, name, *pkg->version, *release)) {
-    out.push_back(Finding{vision ? "torch.vision_unpaired" : "torch.audio_unpaired", Severity::kError,
+    RemedyNeed need = Need(RemedyNeed::Kind::kCompanion);
+    need.package = name;
+    out.push_back(EmitFor(s, env, vision ? "torch.vision_unpaired" : "torch.audio_unpaired",
                           {{"env", env.prefix}, {"torch", release->torch.Public()},
                            {"have", pkg->version->ToString()}, {"want", expected->Public()}},
                           {TorchEvidence(env, torch), PackageEvidence(*pkg)},
-                          fix,
-                          "pairing"});
+                          "pairing", need));
     return;
   }
 }
 
 }  // namespace
 
-void CheckPairing(const Snapshot& s, const Catalog& c, std::vector<Finding>& out) {
+void CheckPairing(const Snapshot& s, const Catalog& c, const PlanQuery&, std::vector<Finding>& out) {
   ForEachTorch(s, [&](const PythonEnv& env, const PackageInfo& torch) {
     CheckOnePairing(s, c, env, torch, "torchvision", out);
     CheckOnePairing(s, c, env, torch, "torchaudio", out);
@@ -143,71 +140,66 @@ namespace {
 
 // A Windows tree shows its NVIDIA driver but not its GPUs (they are in the registry): there
 // the driver stands for the GPU.
-void CheckCpuBuildWindowsDriver(const Snapshot& s, const Catalog& c, std::vector<Finding>& out) {
+void CheckCpuBuildWindowsDriver(const Snapshot& s, std::vector<Finding>& out) {
   const DriverInfo& d = s.driver;
   if (s.platform.os != Os::kWindows || !d.userspace_version) return;
   ForEachTorch(s, [&](const PythonEnv& env, const PackageInfo& torch) {
     if (!IsCpuBuild(torch)) return;
     std::vector<EvidenceItem> evidence = {TorchEvidence(env, torch)};
     for (EvidenceItem& e : DriverEvidence(d)) evidence.push_back(std::move(e));
-    out.push_back(Finding{"torch.cpu_build_driver", Severity::kWarning,
+    out.push_back(EmitFor(s, env, "torch.cpu_build_driver",
                           {{"env", env.prefix}, {"torch", torch.version->ToString()}, {"driver", d.userspace_version->text}},
-                          std::move(evidence), TorchFixCommand(c, s, env, false),
-                          "layers"});
+                          std::move(evidence), "layers", Need(RemedyNeed::Kind::kTorchBuild)));
   });
 }
 
 }  // namespace
 
-void CheckCpuBuild(const Snapshot& s, const Catalog& c, std::vector<Finding>& out) {
-  if (s.gpus.empty()) return CheckCpuBuildWindowsDriver(s, c, out);
+void CheckCpuBuild(const Snapshot& s, const Catalog&, const PlanQuery&, std::vector<Finding>& out) {
+  if (s.gpus.empty()) return CheckCpuBuildWindowsDriver(s, out);
   ForEachTorch(s, [&](const PythonEnv& env, const PackageInfo& torch) {
     if (!IsCpuBuild(torch)) return;
-    out.push_back(Finding{"torch.cpu_build", Severity::kWarning,
+    out.push_back(EmitFor(s, env, "torch.cpu_build",
                           {{"env", env.prefix}, {"torch", torch.version->ToString()}, {"gpu", s.gpus.front().name}},
                           {TorchEvidence(env, torch), NvidiaGpus(s)},
-                          TorchFixCommand(c, s, env, false),
-                          "layers"});
+                          "layers", Need(RemedyNeed::Kind::kTorchBuild)));
   });
 }
 
-void CheckRocmBuild(const Snapshot& s, const Catalog& c, std::vector<Finding>& out) {
+void CheckRocmBuild(const Snapshot& s, const Catalog&, const PlanQuery&, std::vector<Finding>& out) {
   if (s.gpus.empty()) return;
   ForEachTorch(s, [&](const PythonEnv& env, const PackageInfo& torch) {
     if (!torch.hip && !IsRocmBuild(torch)) return;
-    out.push_back(Finding{"torch.rocm_on_nvidia", Severity::kError,
+    out.push_back(EmitFor(s, env, "torch.rocm_on_nvidia",
                           {{"env", env.prefix}, {"torch", torch.version->ToString()}},
                           {TorchEvidence(env, torch), NvidiaGpus(s)},
-                          TorchFixCommand(c, s, env, false),
-                          "layers"});
+                          "layers", Need(RemedyNeed::Kind::kTorchBuild)));
   });
 }
 
-void CheckTorchPython(const Snapshot& s, const Catalog& c, std::vector<Finding>& out) {
+void CheckTorchPython(const Snapshot& s, const Catalog& c, const PlanQuery&, std::vector<Finding>& out) {
   ForEachTorch(s, [&](const PythonEnv& env, const PackageInfo& torch) {
     const TorchRelease* release = FindTorch(c, *torch.version);
     if (release == nullptr || !env.version || FitPython(*release, *env.version) != PythonFit::kUnsupported) return;
-    out.push_back(Finding{"torch.python_unsupported", Severity::kWarning,
+    out.push_back(EmitFor(s, env, "torch.python_unsupported",
                           {{"env", env.prefix}, {"torch", release->torch.Public()}, {"python", env.version->ToString()},
                            {"min", ArgOf(release->python_min, [](const PyVersion& v) { return v.ToString(); })},
                            {"max", ArgOf(release->python_max, [](const PyVersion& v) { return v.ToString(); })}},
                           {TorchEvidence(env, torch),
                            Ev("evidence.python", {{"version", env.version->ToString()}, {"source", env.version_source}})},
-                          "",
-                          "pairing"});
+                          "pairing"));
   });
 }
 
-void CheckTorchUnknown(const Snapshot& s, const Catalog& c, std::vector<Finding>& out) {
+void CheckTorchUnknown(const Snapshot& s, const Catalog& c, const PlanQuery&, std::vector<Finding>& out) {
   ForEachTorch(s, [&](const PythonEnv& env, const PackageInfo& torch) {
     if (FindTorch(c, *torch.version) != nullptr && !torch.version->IsPrerelease()) return;
     if (BeyondCatalog(c, torch, s.platform)) return;  // said by torch.beyond_catalog
-    out.push_back(Finding{"torch.not_in_catalog", Severity::kInfo,
+    out.push_back(EmitFor(s, env, "torch.not_in_catalog",
                           {{"env", env.prefix}, {"torch", torch.version->ToString()},
                            {"metadata", ArgOf(torch.metadata_version)}},
                           {TorchEvidence(env, torch)},
-                          "",
-                          "layers"});
+                          "layers"));
   });
 }
 

@@ -5,7 +5,8 @@
 #include "core/fs.h"
 #include "core/text.h"
 #include "plan/companions.h"
-#include "plan/fix.h"
+#include "plan/remedy.h"
+#include "plan/remedy_text.h"
 #include "plan/lookup.h"
 
 namespace cudamatch {
@@ -378,7 +379,9 @@ void Correct(State& s) {
   s.result.corrected.push_back("torch==" + t.torch.Public() + tag);
   if (!s.of[1].empty() && t.torchvision) s.result.corrected.push_back("torchvision==" + t.torchvision->Public() + tag);
   if (!s.of[2].empty() && t.torchaudio) s.result.corrected.push_back("torchaudio==" + t.torchaudio->Public() + (replaces ? tag : ""));
-  std::string pip = replaces ? ReplacingBuild(plan->commands.pip, plan->variant->variant.tag, from_pypi) : plan->commands.pip;
+  PackageInstall install = plan->commands.pip_install;
+  if (replaces) ReplaceInstalledBuild(install, plan->variant->variant.tag, from_pypi);
+  std::string pip = replaces ? InstallText(install, ShellFor(s.spec.platform.os)) : plan->commands.pip;
   s.result.install = KeepIndexes(s, pip);
   for (Problem& p : s.result.problems) {
     // A release that does not exist is fixed by the corrected pins, not by its nearest name.

@@ -1,6 +1,7 @@
 #include "plan/commands.h"
 
 #include "core/text.h"
+#include "plan/remedy_text.h"
 
 namespace cudamatch {
 
@@ -8,31 +9,23 @@ namespace {
 
 constexpr std::string_view kWheelBase = "https://download.pytorch.org/whl";
 
-struct Pins {
-  std::string torch, vision, audio;
-};
-
-std::string Pin(const char* name, const Pep440& v, const std::string& label) {
-  return std::string(name) + "==" + v.Public() + (label.empty() ? "" : "+" + label);
+InstallPin Pin(const char* name, const Pep440& v, const std::string& label) {
+  InstallPin p;
+  p.name = name;
+  p.version = v.WithoutLocal();
+  p.label = label;
+  return p;
 }
 
 // Labelled pins carry "+cu118" on torch and torchvision; torchaudio stays unlabelled, as the
 // PyTorch pages wrote it in the find-links and extra-index eras.
-Pins MakePins(const InstallRequest& r, bool labelled) {
+std::vector<InstallPin> MakePins(const InstallRequest& r, bool labelled) {
   const std::string label = labelled ? r.variant->variant.tag : "";
-  Pins p;
-  if (r.with_torch) p.torch = Pin("torch", r.release->torch, label);
-  if (r.with_torchvision && r.release->torchvision) p.vision = Pin("torchvision", *r.release->torchvision, label);
-  if (r.with_torchaudio && r.release->torchaudio) p.audio = Pin("torchaudio", *r.release->torchaudio, "");
+  std::vector<InstallPin> p;
+  if (r.with_torch) p.push_back(Pin("torch", r.release->torch, label));
+  if (r.with_torchvision && r.release->torchvision) p.push_back(Pin("torchvision", *r.release->torchvision, label));
+  if (r.with_torchaudio && r.release->torchaudio) p.push_back(Pin("torchaudio", *r.release->torchaudio, ""));
   return p;
-}
-
-std::string JoinPins(const Pins& p) {
-  std::vector<std::string> parts;
-  for (const std::string* s : {&p.torch, &p.vision, &p.audio}) {
-    if (!s->empty()) parts.push_back(*s);
-  }
-  return Join(parts, " ");
 }
 
 std::string MirrorOfficial() { return std::string(kWheelBase); }
@@ -43,17 +36,25 @@ std::string MirrorBase(const Mirror& m) {
   return url;
 }
 
+void Index(PackageInstall& p, IndexOption option, std::string url) {
+  p.index = option;
+  p.index_url = std::move(url);
+}
+
 // The pip arguments after "pip install".
-std::string PipArgs(const InstallRequest& r, bool is_default, InstallCommands& cmds) {
+PackageInstall PipArgs(const InstallRequest& r, bool is_default, InstallCommands& cmds) {
   const std::string& tag = r.variant->variant.tag;
   const std::string wheel_base(kWheelBase);
   const Mirror* m = r.mirror != nullptr && r.mirror->url == MirrorOfficial() ? nullptr : r.mirror;
+  PackageInstall p;
+  p.variant = tag;
   if (is_default) {
     cmds.notes.push_back("note.pypi_default");
-    std::string args = JoinPins(MakePins(r, false));
-    if (m != nullptr && m->kind == "pypi") args += " -i " + m->url;
+    p.variant.clear();
+    p.pins = MakePins(r, false);
+    if (m != nullptr && m->kind == "pypi") Index(p, IndexOption::kShortIndex, m->url);
     if (m != nullptr && m->kind == "pytorch") cmds.notes.push_back("note.mirror_not_needed");
-    return args;
+    return p;
   }
   if (m != nullptr && m->kind == "pypi") {
     cmds.mirror_cannot_serve = true;
@@ -61,31 +62,48 @@ std::string PipArgs(const InstallRequest& r, bool is_default, InstallCommands& c
     m = nullptr;
   }
   if (m != nullptr) {
-    if (m->layout == "find-links") return JoinPins(MakePins(r, true)) + " -f " + m->url;
-    return JoinPins(MakePins(r, r.release->era != InstallEra::kIndexUrl)) + " --index-url " +
-           MirrorBase(*m) + "/" + tag;
+    if (m->layout == "find-links") {
+      p.pins = MakePins(r, true);
+      Index(p, IndexOption::kFindLinks, m->url);
+      return p;
+    }
+    p.pins = MakePins(r, r.release->era != InstallEra::kIndexUrl);
+    Index(p, IndexOption::kIndexUrl, MirrorBase(*m) + "/" + tag);
+    return p;
   }
   switch (r.release->era) {
     case InstallEra::kIndexUrl:
-      return JoinPins(MakePins(r, false)) + " --index-url " + wheel_base + "/" + tag;
+      p.pins = MakePins(r, false);
+      Index(p, IndexOption::kIndexUrl, wheel_base + "/" + tag);
+      return p;
     case InstallEra::kExtraIndex:
-      return JoinPins(MakePins(r, true)) + " --extra-index-url " + wheel_base + "/" + tag;
+      p.pins = MakePins(r, true);
+      Index(p, IndexOption::kExtraIndexUrl, wheel_base + "/" + tag);
+      return p;
     case InstallEra::kFindLinks:
       cmds.notes.push_back("note.find_links");
-      return JoinPins(MakePins(r, true)) + " -f " + wheel_base + "/torch_stable.html";
+      p.pins = MakePins(r, true);
+      Index(p, IndexOption::kFindLinks, wheel_base + "/torch_stable.html");
+      return p;
     case InstallEra::kLts:
-      return JoinPins(MakePins(r, false)) + " --extra-index-url " + wheel_base + "/lts/1.8/" + tag;
+      p.pins = MakePins(r, false);
+      Index(p, IndexOption::kExtraIndexUrl, wheel_base + "/lts/1.8/" + tag);
+      return p;
     case InstallEra::kDirect: {
       cmds.notes.push_back("note.direct_download");
       InstallRequest no_audio = r;
       no_audio.with_torchaudio = false;
-      return JoinPins(MakePins(no_audio, false)) + " -f " + wheel_base + "/" + tag + "/torch_stable.html";
+      p.pins = MakePins(no_audio, false);
+      Index(p, IndexOption::kFindLinks, wheel_base + "/" + tag + "/torch_stable.html");
+      return p;
     }
     case InstallEra::kUnknown:
       break;
   }
   cmds.notes.push_back("note.era_unknown");
-  return JoinPins(MakePins(r, false)) + " --index-url " + wheel_base + "/" + tag;
+  p.pins = MakePins(r, false);
+  Index(p, IndexOption::kIndexUrl, wheel_base + "/" + tag);
+  return p;
 }
 
 std::optional<std::string> CondaCommand(const InstallRequest& r, InstallCommands& cmds) {
@@ -129,11 +147,16 @@ std::optional<std::string> CondaCommand(const InstallRequest& r, InstallCommands
 InstallCommands BuildInstallCommands(const InstallRequest& req) {
   InstallCommands cmds;
   bool is_default = req.variant->pypi_default;
-  std::string args = PipArgs(req, is_default, cmds);
+  cmds.pip_install = PipArgs(req, is_default, cmds);
   // On Windows `python -m pip` installs into the Python that `python` runs (pip.exe on PATH may
   // belong to another install); the form works the same in PowerShell and cmd.
-  cmds.pip = (req.platform.os == Os::kWindows ? "python -m pip install " : "pip install ") + args;
-  cmds.uv = "uv pip install " + args;
+  if (req.platform.os == Os::kWindows) cmds.pip_install.interpreter = "python";
+  Shell shell = req.platform.os == Os::kWindows ? Shell::kPowerShell : Shell::kPosix;
+  cmds.pip = InstallText(cmds.pip_install, shell);
+  PackageInstall uv = cmds.pip_install;
+  uv.installer = Installer::kUv;
+  uv.interpreter.clear();
+  cmds.uv = InstallText(uv, shell);
   cmds.conda = CondaCommand(req, cmds);
   return cmds;
 }

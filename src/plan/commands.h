@@ -10,10 +10,12 @@
 
 #include "catalog/catalog.h"
 #include "core/platform.h"
+#include "diagnose/remedy.h"
 
 namespace cudamatch {
 
 struct InstallCommands {
+  PackageInstall pip_install;  // the pip command as data; `pip` and `uv` are its renderings
   std::string pip;
   std::string uv;
   std::optional<std::string> conda;  // nullopt: no package on the official conda channel

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "catalog/query.h"
-#include "diagnose/finding.h"
+#include "core/message.h"
 #include "plan/commands.h"
 
 namespace cudamatch {

@@ -1,6 +1,7 @@
 #include "report/doctor.h"
 
 #include "diagnose/rules.h"
+#include "plan/remedy_text.h"
 
 namespace cudamatch {
 
@@ -200,8 +201,8 @@ Json FindingJson(const Finding& f) {
     evidence.push_back(Json{{"id", e.id}, {"args", ArgsJson(e.args)}, {"text", TrArgs(Lang::kEn, e.id, e.args)}});
   }
   j["evidence"] = evidence;
-  j["fix"] = OptText(f.fix);
-  j["fix_next"] = OptText(f.fix_next);
+  j["fix"] = OptText(RemedyText(f.remedy));
+  j["fix_next"] = OptText(RemedyText(f.remedy_next));
   j["topic"] = f.topic;
   j["args"] = ArgsJson(f.args);
   return j;

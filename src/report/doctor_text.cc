@@ -2,6 +2,7 @@
 
 #include "core/text.h"
 #include "diagnose/rules.h"
+#include "plan/remedy_text.h"
 #include "report/doctor.h"
 #include "report/message_ids.h"
 
@@ -232,8 +233,9 @@ std::string RenderFinding(const Finding& f, const TextOptions& o) {
                     "  " + o.style.Dim("[" + f.id + "]") + "\n";
   out += "    " + Labelled(L, "finding.why", TrArgs(L, "finding." + f.id + ".why", f.args)) + "\n";
   for (const EvidenceItem& e : f.evidence) out += "    " + Labelled(L, "finding.evidence", TrArgs(L, e.id, e.args)) + "\n";
-  if (!f.fix.empty()) out += "    " + Labelled(L, "finding.fix", o.style.Green(f.fix)) + "\n";
-  if (!f.fix_next.empty()) out += "    " + Labelled(L, "finding.fix_next", o.style.Green(f.fix_next)) + "\n";
+  std::string fix = RemedyText(f.remedy), next = RemedyText(f.remedy_next);
+  if (!fix.empty()) out += "    " + Labelled(L, "finding.fix", o.style.Green(fix)) + "\n";
+  if (!next.empty()) out += "    " + Labelled(L, "finding.fix_next", o.style.Green(next)) + "\n";
   if (!f.topic.empty()) out += "    " + o.style.Dim(Tr(L, "finding.more", {{"topic", f.topic}})) + "\n";
   return out;
 }

@@ -12,8 +12,10 @@
 #include "core/fs.h"
 #include "core/text.h"
 #include "diagnose/rules.h"
-#include "plan/fix.h"
 #include "derive/derive.h"
+#include "plan/diagnose.h"
+#include "plan/remedy.h"
+#include "plan/remedy_text.h"
 #include "probe/context.h"
 #include "report/doctor.h"
 #include "tests/unit/no_placeholder.h"
@@ -75,34 +77,16 @@ Snapshot ProbeWith(const Fs& fs, const Env& env, Os os = Os::kLinux) {
 }
 
 
-// A fix that changes the shell's environment, applied to it: "unset A B", "export A=x B=y:$B".
-// nullopt for any other command.
-std::optional<Env> ApplyEnvFix(const std::string& fix, Env env) {
-  std::vector<std::string> words = SplitNonEmpty(fix, ' ');
-  if (words.size() < 2 || (words[0] != "unset" && words[0] != "export")) return std::nullopt;
-  for (size_t i = 1; i < words.size(); ++i) {
-    if (words[0] == "unset") {
-      env.erase(words[i]);
-      continue;
-    }
-    size_t eq = words[i].find('=');
-    if (eq == std::string::npos) return std::nullopt;
-    std::string name = words[i].substr(0, eq), value = words[i].substr(eq + 1);
-    for (const auto& [k, v] : env) {
-      for (size_t at = value.find("$" + k); at != std::string::npos; at = value.find("$" + k, at + v.size())) {
-        value.replace(at, k.size() + 1, v);
-      }
-    }
-    env[name] = value;
-  }
+// A remedy that changes the shell's environment, applied to it: unset names, set values (a
+// prepended value keeps the old one after it). nullopt for any other remedy.
+std::optional<Env> ApplyEnvFix(const Remedy& r, Env env) {
+  if (r.steps.size() != 1) return std::nullopt;
+  const auto* change = std::get_if<EnvChange>(&r.steps.front());
+  if (change == nullptr) return std::nullopt;
+  for (const std::string& name : change->unset) env.erase(name);
+  Env old = env;
+  for (const EnvAssign& a : change->set) env[a.name] = a.value + (a.prepend && old.count(a.name) ? ":" + old[a.name] : "");
   return env;
-}
-
-std::string ArgOf(const Finding& f, std::string_view key) {
-  for (const auto& [k, v] : f.args) {
-    if (k == key) return v.value_or("");
-  }
-  return "";
 }
 
 void WithDriver(Snapshot& s, const char* version, const char* cuda) {
@@ -225,20 +209,37 @@ const std::vector<Made>& MadeMachines() {
   return kMade;
 }
 
-bool IsPip(const Finding& f) { return IsPipInstall(f.fix) && InstallsModelledPackages(f.fix); }
+bool IsPip(const Finding& f) { return f.remedy && ModelledInstall(*f.remedy) != nullptr; }
+std::string Fix(const Finding& f) { return RemedyText(f.remedy); }
+
+// `f`'s remedy with its one install changed by `edit`.
+Remedy Edited(const Finding& f, const std::function<void(PackageInstall&)>& edit) {
+  Remedy r = *f.remedy;
+  edit(std::get<PackageInstall>(r.steps.front()));
+  return r;
+}
+
+InstallPin Exact(const char* name, const char* version, const char* label = "") {
+  return InstallPin{name, Pep440::Parse(version).value(), label, "", std::nullopt};
+}
 
 TEST(FixVerification, EveryPipFixOfAMadeMachineClearsItsFinding) {
   std::set<std::string> covered;
   for (const Made& m : MadeMachines()) {
     SCOPED_TRACE(m.finding);
     Snapshot s = m.make();
-    std::vector<Finding> raw = RunRules(s, TheCatalog());
+    std::vector<Finding> raw = PlannedFindings(s, TheCatalog());
     bool seen = false;
     for (const Finding& f : raw) {
       if (f.id != m.finding) continue;
       seen = true;
-      ASSERT_TRUE(IsPip(f)) << "no pip fix: " << f.fix;
-      EXPECT_EQ(VerifyFix(s, TheCatalog(), f, raw), FixCheck::kClears) << f.fix;
+      ASSERT_TRUE(IsPip(f)) << "no pip fix: " << Fix(f);
+      EXPECT_EQ(f.env, 0);
+      EXPECT_EQ(VerifyRemedy(TheCatalog(), s, f, *f.remedy, raw), FixCheck::kClears) << Fix(f);
+      // The typed remedy and the full-snapshot application agree: the finding is gone after it.
+      std::optional<Snapshot> after = ApplyRemedy(TheCatalog(), s, *f.remedy);
+      ASSERT_TRUE(after.has_value()) << Fix(f);
+      for (const Finding& x : PlannedFindings(*after, TheCatalog())) EXPECT_FALSE(x.id == f.id && x.env == f.env) << Fix(f);
       covered.insert(f.id);
     }
     EXPECT_TRUE(seen);
@@ -251,16 +252,23 @@ TEST(FixVerification, EveryFixtureMachineFindingWithAPipFixClearsIt) {
   for (const Fixture& m : Fixtures()) {
     SCOPED_TRACE(m.dir);
     Snapshot s = ProbeWith(*m.fs, m.env, m.os);
-    std::vector<Finding> raw = RunRules(s, TheCatalog());
+    std::vector<Finding> raw = PlannedFindings(s, TheCatalog());
     for (const Finding& f : raw) {
       if (!IsPip(f)) continue;
-      EXPECT_EQ(VerifyFix(s, TheCatalog(), f, raw), FixCheck::kClears) << f.id << ": " << f.fix;
+      EXPECT_EQ(VerifyRemedy(TheCatalog(), s, f, *f.remedy, raw), FixCheck::kClears) << f.id << ": " << Fix(f);
       ++verified;
     }
-    // What doctor prints: a fix survives only when it was verified.
+    // What doctor prints: a fix survives only when it was verified, and the whole machine
+    // after it has neither the finding nor a new error.
     for (const Finding& f : Diagnose(s, TheCatalog())) {
-      if (IsPip(f)) {
-        EXPECT_EQ(VerifyFix(s, TheCatalog(), f, raw), FixCheck::kClears) << f.id;
+      if (!IsPip(f)) continue;
+      EXPECT_EQ(VerifyRemedy(TheCatalog(), s, f, *f.remedy, raw), FixCheck::kClears) << f.id;
+      std::optional<Snapshot> after = ApplyRemedy(TheCatalog(), s, *f.remedy);
+      ASSERT_TRUE(after.has_value()) << Fix(f);
+      for (const Finding& x : PlannedFindings(*after, TheCatalog())) {
+        EXPECT_FALSE(x.id == f.id && x.env == f.env) << f.id << " stays after " << Fix(f);
+        bool existed = std::any_of(raw.begin(), raw.end(), [&](const Finding& b) { return b.id == x.id && b.env == x.env; });
+        EXPECT_TRUE(existed || x.severity != Severity::kError) << Fix(f) << " raises " << x.id;
       }
     }
   }
@@ -276,15 +284,15 @@ TEST(FixVerification, EveryFixtureMachineFindingWithAnEnvironmentFixClearsIt) {
   size_t verified = 0;
   for (const Fixture& m : Fixtures()) {
     SCOPED_TRACE(m.dir);
-    std::vector<Finding> before = RunRules(ProbeWith(*m.fs, m.env, m.os), TheCatalog());
+    std::vector<Finding> before = PlannedFindings(ProbeWith(*m.fs, m.env, m.os), TheCatalog());
     for (const Finding& f : before) {
-      auto changed = ApplyEnvFix(f.fix, m.env);
+      auto changed = f.remedy ? ApplyEnvFix(*f.remedy, m.env) : std::nullopt;
       if (!changed) continue;
       ++verified;
-      for (const Finding& x : RunRules(ProbeWith(*m.fs, *changed, m.os), TheCatalog())) {
-        EXPECT_FALSE(x.id == f.id && ArgOf(x, "env") == ArgOf(f, "env")) << f.id << " stays after: " << f.fix;
+      for (const Finding& x : PlannedFindings(ProbeWith(*m.fs, *changed, m.os), TheCatalog())) {
+        EXPECT_FALSE(x.id == f.id && x.env == f.env) << f.id << " stays after: " << Fix(f);
         bool existed = std::any_of(before.begin(), before.end(), [&](const Finding& b) { return b.id == x.id; });
-        EXPECT_TRUE(existed || x.severity != Severity::kError) << f.fix << " raises " << x.id;
+        EXPECT_TRUE(existed || x.severity != Severity::kError) << Fix(f) << " raises " << x.id;
       }
     }
   }
@@ -305,26 +313,37 @@ TEST(FixVerification, EveryFindingRendersInBothLanguagesWithoutPlaceholders) {
   }
 }
 
-TEST(FixVerification, ReadsTheCommandFormsDoctorPrints) {
-  EXPECT_TRUE(IsPipInstall("/home/u/venv/bin/python3.10 -m pip install torch==2.3.1 --index-url https://x/cu118"));
-  EXPECT_TRUE(IsPipInstall("pip install torch==2.3.1"));
-  EXPECT_FALSE(IsPipInstall("sudo reboot"));
-  EXPECT_TRUE(InstallsModelledPackages("python -m pip install --force-reinstall --no-deps 'torchvision==0.17.1'"));
-  EXPECT_TRUE(InstallsModelledPackages("python -m pip install 'nvidia-cudnn-cu12==9.1.0.70' 'nvidia-nccl-cu12>=2.20'"));
-  EXPECT_FALSE(InstallsModelledPackages("python -m pip install 'numpy==1.26.4'"));
-  EXPECT_FALSE(InstallsModelledPackages("pip install torch"));  // a torch without its version is not modelled
+TEST(FixVerification, ModelsInstallsOfTorchFamilyPinsAndNvidiaWheelsOnly) {
+  auto remedy = [](std::vector<InstallPin> pins, bool force = false) {
+    PackageInstall p;
+    p.pins = std::move(pins);
+    p.force_reinstall = force;
+    p.env = 0;
+    return Remedy{{p}, Shell::kPosix};
+  };
+  EXPECT_NE(ModelledInstall(remedy({Exact("torch", "2.3.1", "cu118")})), nullptr);
+  EXPECT_NE(ModelledInstall(remedy({Exact("torchvision", "0.17.1")}, true)), nullptr);
+  EXPECT_NE(ModelledInstall(remedy({InstallPin{"nvidia-nccl-cu12", std::nullopt, "", ">=2.20", Pep440::Parse("2.20").value()}})),
+            nullptr);
+  EXPECT_EQ(ModelledInstall(remedy({Exact("numpy", "1.26.4")})), nullptr);
+  EXPECT_EQ(ModelledInstall(remedy({InstallPin{"torch", std::nullopt, "", "", std::nullopt}})), nullptr);  // no version
+  EXPECT_EQ(ModelledInstall(remedy({})), nullptr);
+  EXPECT_EQ(ModelledInstall(Remedy{{EnvChange{{"LD_LIBRARY_PATH"}, {}}}, Shell::kPosix}), nullptr);
 }
 
 TEST(FixVerification, AnNvidiaWheelFixThatInstallsTheWrongVersionDoesNotClearIt) {
   for (const Made& m : MadeMachines()) {
     if (std::string(m.finding) != "torch.nvidia_wheels_mismatch") continue;
     Snapshot s = m.make();
-    std::vector<Finding> raw = RunRules(s, TheCatalog());
+    std::vector<Finding> raw = PlannedFindings(s, TheCatalog());
     ASSERT_FALSE(raw.empty());
-    Finding wrong = raw.front();
-    ASSERT_EQ(wrong.id, m.finding);
-    wrong.fix = "python -m pip install 'nvidia-cudnn-cu12==9.1.0.70'";
-    EXPECT_EQ(VerifyFix(s, TheCatalog(), wrong, raw), FixCheck::kStillThere);
+    const Finding& f = raw.front();
+    ASSERT_EQ(f.id, m.finding);
+    Remedy wrong = Edited(f, [](PackageInstall& p) {
+      p.pins = {InstallPin{"nvidia-cudnn-cu12", std::nullopt, "", "==9.1.0.70", Pep440::Parse("9.1.0.70").value()}};
+    });
+    EXPECT_EQ(RemedyText(wrong), "python -m pip install 'nvidia-cudnn-cu12==9.1.0.70'");
+    EXPECT_EQ(VerifyRemedy(TheCatalog(), s, f, wrong, raw), FixCheck::kStillThere);
   }
 }
 
@@ -332,17 +351,24 @@ TEST(FixVerification, AnNvidiaWheelFixThatInstallsTheWrongVersionDoesNotClearIt)
 // check says so; naming the build or --force-reinstall replaces it.
 TEST(FixVerification, APinTheInstalledBuildSatisfiesChangesNothing) {
   Snapshot s = MadeMachines()[0].make();  // driver 470, torch 2.3.1+cu121, torchvision 0.18.1+cu121
-  std::vector<Finding> raw = RunRules(s, TheCatalog());
+  std::vector<Finding> raw = PlannedFindings(s, TheCatalog());
   size_t checked = 0;
   for (const Finding& f : raw) {
     if (f.id != "torch.driver_too_old") continue;
-    Finding fix = f;
-    fix.fix = "pip install torch==2.3.1 torchvision==0.18.1 --index-url https://download.pytorch.org/whl/cu118";
-    EXPECT_EQ(VerifyFix(s, TheCatalog(), fix, raw), FixCheck::kStillThere);
-    fix.fix = "pip install --force-reinstall torch==2.3.1 torchvision==0.18.1 --index-url https://download.pytorch.org/whl/cu118";
-    EXPECT_EQ(VerifyFix(s, TheCatalog(), fix, raw), FixCheck::kClears);
-    fix.fix = "pip install torch==2.3.1+cu118 torchvision==0.18.1+cu118 --index-url https://download.pytorch.org/whl/cu118";
-    EXPECT_EQ(VerifyFix(s, TheCatalog(), fix, raw), FixCheck::kClears);
+    auto install = [&](bool force, const char* label) {
+      return Edited(f, [&](PackageInstall& p) {
+        p.interpreter.clear();
+        p.force_reinstall = force;
+        p.pins = {Exact("torch", "2.3.1", label), Exact("torchvision", "0.18.1", label)};
+      });
+    };
+    const std::string index = " --index-url https://download.pytorch.org/whl/cu118";
+    EXPECT_EQ(RemedyText(install(false, "")), "pip install torch==2.3.1 torchvision==0.18.1" + index);
+    EXPECT_EQ(VerifyRemedy(TheCatalog(), s, f, install(false, ""), raw), FixCheck::kStillThere);
+    EXPECT_EQ(RemedyText(install(true, "")), "pip install --force-reinstall torch==2.3.1 torchvision==0.18.1" + index);
+    EXPECT_EQ(VerifyRemedy(TheCatalog(), s, f, install(true, ""), raw), FixCheck::kClears);
+    EXPECT_EQ(RemedyText(install(false, "cu118")), "pip install torch==2.3.1+cu118 torchvision==0.18.1+cu118" + index);
+    EXPECT_EQ(VerifyRemedy(TheCatalog(), s, f, install(false, "cu118"), raw), FixCheck::kClears);
     ++checked;
   }
   EXPECT_EQ(checked, 1u);
@@ -350,39 +376,83 @@ TEST(FixVerification, APinTheInstalledBuildSatisfiesChangesNothing) {
 
 TEST(FixVerification, AFixThatDoesNotClearItsFindingIsNotPrinted) {
   Snapshot s = MadeMachines()[0].make();  // driver 470, torch 2.3.1+cu121
-  std::vector<Finding> raw = RunRules(s, TheCatalog());
+  std::vector<Finding> raw = PlannedFindings(s, TheCatalog());
+  size_t checked = 0;
   for (const Finding& f : raw) {
     if (f.id != "torch.driver_too_old") continue;
-    Finding wrong = f;
-    wrong.fix = "pip install torch==2.3.1 --index-url https://download.pytorch.org/whl/cu121";
-    EXPECT_EQ(VerifyFix(s, TheCatalog(), wrong, raw), FixCheck::kStillThere);
+    Remedy wrong = Edited(f, [](PackageInstall& p) {
+      p.pins = {Exact("torch", "2.3.1")};
+      p.index_url = "https://download.pytorch.org/whl/cu121";
+      p.variant = "cu121";
+    });
+    EXPECT_EQ(VerifyRemedy(TheCatalog(), s, f, wrong, raw), FixCheck::kStillThere);
+    ++checked;
+  }
+  EXPECT_EQ(checked, 1u);
+  // And doctor prints the verified fix, not a wrong one.
+  for (const Finding& f : Diagnose(s, TheCatalog())) {
+    if (f.id == "torch.driver_too_old") {
+      EXPECT_NE(Fix(f).find("cu118"), std::string::npos) << Fix(f);
+    }
   }
 }
 
 TEST(FixVerification, DriverTooOldKeepsTheInstalledRelease) {
   Snapshot s = MadeMachines()[0].make();
-  std::string fix = TorchFixCommand(TheCatalog(), s, s.pythons[0], false);
+  std::string fix = InstallText(TorchBuildInstall(TheCatalog(), s, s.pythons[0], false).value(), Shell::kPosix);
   // Labelled pins: pip would keep the installed 2.3.1+cu121 for "torch==2.3.1".
   EXPECT_EQ(fix, "pip install torch==2.3.1+cu118 torchvision==0.18.1+cu118 --index-url https://download.pytorch.org/whl/cu118");
 }
 
 TEST(FixVerification, OldWheelOnNewGpuKeepsTheReleaseFromAnotherIndex) {
   Snapshot s = MadeMachines()[2].make();  // 1.7.1+cu101 on an RTX 3090: 1.7.1+cu110 has sm_86
-  std::string fix = TorchFixCommand(TheCatalog(), s, s.pythons[0], false);
+  std::string fix = InstallText(TorchBuildInstall(TheCatalog(), s, s.pythons[0], false).value(), Shell::kPosix);
   EXPECT_NE(fix.find("torch==1.7.1+cu110"), std::string::npos) << fix;
 }
 
 TEST(FixVerification, MinorCompatFixRunsWithoutTheCaveat) {
   Snapshot s = MadeMachines()[1].make();  // driver 525.60 runs cu121 only through minor compat
-  std::string fix = TorchFixCommand(TheCatalog(), s, s.pythons[0], true);
+  std::string fix = InstallText(TorchBuildInstall(TheCatalog(), s, s.pythons[0], true).value(), Shell::kPosix);
   EXPECT_NE(fix.find("torch==2.3.1"), std::string::npos) << fix;
   EXPECT_NE(fix.find("cu118"), std::string::npos) << fix;
 }
 
 TEST(FixVerification, UnpairedTorchvisionChangesOnlyTorchvision) {
   Snapshot s = MadeMachines()[3].make();
-  std::string fix = CompanionFixCommand(TheCatalog(), s, s.pythons[0], "torchvision", Pep440::Parse("0.18.1").value());
+  std::string fix = InstallText(CompanionInstall(TheCatalog(), s, s.pythons[0], "torchvision").value(), Shell::kPosix);
   EXPECT_EQ(fix, "pip install torchvision==0.18.1 --index-url https://download.pytorch.org/whl/cu118");
+}
+
+}  // namespace
+}  // namespace cudamatch
+
+namespace cudamatch {
+namespace {
+
+// Each finding names its environment by index; its remedy installs there and nowhere else, and
+// is checked against that environment alone.
+TEST(FixVerification, ARemedyChangesOnlyTheEnvironmentItTargets) {
+  Snapshot s = MadeMachines()[0].make();  // driver 470, torch 2.3.1+cu121 in /home/u/venv
+  PythonEnv other = s.pythons[0];
+  other.prefix = "/home/u/other";
+  other.packages.clear();
+  Add(other, "torch", "2.3.1+cpu", "cpu");
+  s.pythons.insert(s.pythons.begin(), other);  // the CPU build is env 0, the cu121 build env 1
+  std::vector<Finding> raw = PlannedFindings(s, TheCatalog());
+  size_t checked = 0;
+  for (const Finding& f : raw) {
+    if (!IsPip(f)) continue;
+    const PackageInstall* p = ModelledInstall(*f.remedy);
+    EXPECT_EQ(p->env, f.env) << f.id;
+    EXPECT_EQ(s.pythons[f.env].prefix, f.id == "torch.cpu_build" ? "/home/u/other" : "/home/u/venv") << f.id;
+    std::optional<Snapshot> after = ApplyRemedy(TheCatalog(), s, *f.remedy);
+    ASSERT_TRUE(after.has_value());
+    const PythonEnv& untouched = after->pythons[1 - f.env];
+    EXPECT_EQ(untouched.packages.at("torch").version->ToString(), s.pythons[1 - f.env].packages.at("torch").version->ToString());
+    EXPECT_EQ(VerifyRemedy(TheCatalog(), s, f, *f.remedy, raw), FixCheck::kClears) << f.id << ": " << Fix(f);
+    ++checked;
+  }
+  EXPECT_GE(checked, 2u);  // torch.cpu_build in env 0, torch.driver_too_old in env 1
 }
 
 }  // namespace

@@ -7,6 +7,8 @@
 #include <map>
 
 #include "diagnose/rules.h"
+#include "plan/diagnose.h"
+#include "plan/remedy_text.h"
 #include "plan/plan.h"
 #include "tests/unit/test_util.h"
 

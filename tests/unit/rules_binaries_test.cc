@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include "diagnose/rules.h"
+#include "plan/diagnose.h"
+#include "plan/remedy_text.h"
 #include "tests/unit/test_util.h"
 
 namespace cudamatch {
@@ -80,7 +82,7 @@ TEST(BinaryRules, ExtensionWithoutTheGpusArchitectureIsAnError) {
   ASSERT_EQ(found.size(), 1u);
   EXPECT_EQ(found[0].severity, Severity::kError);
   EXPECT_EQ(Arg(found[0], "list"), "sm_80 sm_90");
-  EXPECT_NE(found[0].fix.find("TORCH_CUDA_ARCH_LIST=\"7.5\""), std::string::npos) << found[0].fix;
+  EXPECT_NE(RemedyText(found[0].remedy).find("TORCH_CUDA_ARCH_LIST=\"7.5\""), std::string::npos) << RemedyText(found[0].remedy);
 }
 
 TEST(BinaryRules, SassOfALowerMinorOrOlderPtxServesTheGpu) {
@@ -152,7 +154,7 @@ TEST(BinaryRules, PinOnAnotherTorchNamesTheTorchItWasBuiltFor) {
   EXPECT_EQ(Arg(found[0], "pin"), "torch==2.3.0");
   EXPECT_EQ(Arg(found[0], "have"), "2.4.0+cu121");
   // cu121 is 2.3.0's PyPI default: the catalog's command for it needs no index.
-  EXPECT_EQ(found[0].fix.rfind("pip install torch==2.3.0 torchvision==0.18.0 torchaudio==2.3.0", 0), 0u) << found[0].fix;
+  EXPECT_EQ(RemedyText(found[0].remedy).rfind("pip install torch==2.3.0 torchvision==0.18.0 torchaudio==2.3.0", 0), 0u) << RemedyText(found[0].remedy);
   // The same pin is met by 2.3.0 with a local label.
   s.pythons[0].packages["torch"].version = Pep440::Parse("2.3.0+cu121").value();
   EXPECT_TRUE(WithId(Diagnose(s, TheCatalog()), "ext.torch_pin").empty());
@@ -203,7 +205,7 @@ TEST(BinaryRules, ARuntimeLibraryFromOutsideTheEnvironmentIsAWarning) {
   s.pythons[0].packages["torch"].runtime.push_back(r);
   auto found = WithId(Diagnose(s, TheCatalog()), "runtime.shadowed");
   ASSERT_EQ(found.size(), 1u);
-  EXPECT_EQ(found[0].fix, "unset LD_LIBRARY_PATH");
+  EXPECT_EQ(RemedyText(found[0].remedy), "unset LD_LIBRARY_PATH");
   EXPECT_EQ(Arg(found[0], "origin"), "LD_LIBRARY_PATH");
   s.pythons[0].packages["torch"].runtime[0].path = r.wheel_path;
   s.pythons[0].packages["torch"].runtime[0].origin = LibOrigin::kRunpath;

@@ -1,5 +1,7 @@
 // Table-driven rule tests over hand-made Snapshots.
 #include "diagnose/rules.h"
+#include "plan/diagnose.h"
+#include "plan/remedy_text.h"
 
 #include <gtest/gtest.h>
 
@@ -309,7 +311,7 @@ TEST(Rules, DriverTooOldFixInstallsAVariantTheDriverRuns) {
   for (const Finding& x : f) {
     if (x.id == "torch.driver_too_old") {
       ++seen;
-      EXPECT_NE(x.fix.find("cu118"), std::string::npos) << x.fix;
+      EXPECT_NE(RemedyText(x.remedy).find("cu118"), std::string::npos) << RemedyText(x.remedy);
     }
   }
   EXPECT_EQ(seen, 1);

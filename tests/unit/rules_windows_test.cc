@@ -5,6 +5,8 @@
 #include "core/text.h"
 #include "catalog/query.h"
 #include "diagnose/rules.h"
+#include "plan/diagnose.h"
+#include "plan/remedy_text.h"
 #include "tests/unit/test_util.h"
 
 namespace cudamatch {
@@ -54,9 +56,9 @@ TEST(WindowsRules, CpuWheelBesideAnNvidiaDriverGetsTheCudaIndexInAShellNeutralFo
   const Finding* f = Find(fs, "torch.cpu_build_driver");
   ASSERT_NE(f, nullptr);
   // The installed 2.3.1+cpu satisfies "torch==2.3.1": the pin names the CUDA build.
-  EXPECT_TRUE(StartsWith(f->fix, "python -m pip install torch==2.3.1+cu12")) << f->fix;
-  EXPECT_NE(f->fix.find("--index-url https://download.pytorch.org/whl/cu12"), std::string::npos) << f->fix;
-  EXPECT_EQ(f->fix.find('\''), std::string::npos);  // cmd does not take single quotes
+  EXPECT_TRUE(StartsWith(RemedyText(f->remedy), "python -m pip install torch==2.3.1+cu12")) << RemedyText(f->remedy);
+  EXPECT_NE(RemedyText(f->remedy).find("--index-url https://download.pytorch.org/whl/cu12"), std::string::npos) << RemedyText(f->remedy);
+  EXPECT_EQ(RemedyText(f->remedy).find('\''), std::string::npos);  // cmd does not take single quotes
   EXPECT_EQ(Find(fs, "driver.module_not_loaded"), nullptr);  // no kernel module on Windows
 }
 

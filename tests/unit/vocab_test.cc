@@ -9,6 +9,7 @@
 
 #include "derive/derive.h"
 #include "diagnose/rules.h"
+#include "plan/diagnose.h"
 #include "probe/context.h"
 #include "report/doctor.h"
 #include "report/message_ids.h"

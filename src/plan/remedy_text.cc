@@ -1,0 +1,136 @@
+#include "plan/remedy_text.h"
+
+#include "core/text.h"
+
+namespace cudamatch {
+
+namespace {
+
+// A word the shell must not split or expand: '...' in POSIX sh and PowerShell, "..." in cmd.
+std::string Quoted(const std::string& word, Shell shell) {
+  if (shell == Shell::kCmd) return "\"" + word + "\"";
+  return "'" + word + "'";
+}
+
+std::string PinText(const InstallPin& p, Shell shell) {
+  if (p.Exact()) return p.name + "==" + p.version->Public() + (p.label.empty() ? "" : "+" + p.label);
+  return Quoted(p.name + p.spec, shell);
+}
+
+std::string_view IndexFlag(IndexOption o) {
+  switch (o) {
+    case IndexOption::kIndexUrl: return "--index-url";
+    case IndexOption::kExtraIndexUrl: return "--extra-index-url";
+    case IndexOption::kFindLinks: return "-f";
+    case IndexOption::kShortIndex: return "-i";
+    case IndexOption::kNone: break;
+  }
+  return "";
+}
+
+std::string Command(const PackageInstall& p) {
+  if (p.installer == Installer::kUv) return "uv pip install";
+  if (p.installer == Installer::kConda) return "conda install";
+  return p.interpreter.empty() ? "pip install" : p.interpreter + " -m pip install";
+}
+
+std::string EnvText(const EnvChange& e, Shell shell) {
+  std::vector<std::string> parts;
+  for (const std::string& name : e.unset) {
+    if (shell == Shell::kPosix) return "unset " + Join(e.unset, " ");
+    parts.push_back(shell == Shell::kPowerShell ? "Remove-Item Env:" + name : "set " + name + "=");
+  }
+  if (!e.set.empty() && shell == Shell::kPosix) {
+    std::string out = "export";
+    for (const EnvAssign& a : e.set) out += " " + a.name + "=" + a.value + (a.prepend ? ":$" + a.name : "");
+    return out;
+  }
+  for (const EnvAssign& a : e.set) {
+    if (shell == Shell::kPowerShell) {
+      parts.push_back("$env:" + a.name + " = \"" + a.value + (a.prepend ? ";$env:" + a.name : "") + "\"");
+    } else {
+      parts.push_back("set \"" + a.name + "=" + a.value + (a.prepend ? ";%" + a.name + "%" : "") + "\"");
+    }
+  }
+  return Join(parts, shell == Shell::kPowerShell ? "; " : " && ");
+}
+
+std::string InstallDriver(const std::string& os_id) {
+  if (os_id == "ubuntu") return "sudo ubuntu-drivers install";
+  if (os_id == "debian") return "sudo apt-get install nvidia-driver firmware-misc-nonfree";
+  return "";
+}
+
+// Reinstalls the driver packages at one version (the kernel module is rebuilt); "" for
+// distributions not known here.
+std::string ReinstallDriver(const std::string& os_id, const std::string& branch) {
+  if (os_id == "ubuntu" || os_id == "pop" || os_id == "linuxmint") return "sudo apt-get install --reinstall nvidia-driver-" + branch;
+  if (os_id == "debian") return "sudo apt-get install --reinstall nvidia-driver nvidia-kernel-dkms";
+  if (os_id == "fedora") return "sudo dnf upgrade --refresh 'akmod-nvidia' 'xorg-x11-drv-nvidia*' && sudo akmods --force";
+  if (os_id == "rhel" || os_id == "rocky" || os_id == "almalinux" || os_id == "centos") {
+    return "sudo dnf upgrade --refresh 'nvidia-driver*' 'kmod-nvidia*'";
+  }
+  if (StartsWith(os_id, "opensuse") || os_id == "sles") return "sudo zypper update 'nvidia-*'";
+  return "";
+}
+
+std::string SystemText(const SystemStep& s) {
+  switch (s.kind) {
+    case SystemStep::Kind::kInstallDriver: return InstallDriver(s.os_id);
+    case SystemStep::Kind::kReinstallDriver: return ReinstallDriver(s.os_id, s.branch);
+    case SystemStep::Kind::kReboot: return "sudo reboot";
+    case SystemStep::Kind::kLoadModule: return "sudo modprobe nvidia";
+    case SystemStep::Kind::kPurgeLinuxDriver: return "sudo apt-get purge 'nvidia-driver-*' 'libnvidia-compute-*'";
+    case SystemStep::Kind::kContainerGpus: return "docker run --gpus all ...";
+    case SystemStep::Kind::kInstallCompiler: return "sudo apt-get install g++-" + std::to_string(s.gcc);
+  }
+  return "";
+}
+
+std::string RebuildText(const Rebuild& r, Shell shell) {
+  std::string pin = r.version ? "==" + r.version->ToString() : "";
+  std::string env;
+  if (!r.arch_list.empty()) env += "TORCH_CUDA_ARCH_LIST=\"" + r.arch_list + "\" ";
+  if (!r.cuda_home.empty()) env += "CUDA_HOME=" + r.cuda_home + " ";
+  if (shell != Shell::kPosix && !env.empty()) {
+    EnvChange e;
+    if (!r.arch_list.empty()) e.set.push_back({"TORCH_CUDA_ARCH_LIST", r.arch_list});
+    if (!r.cuda_home.empty()) e.set.push_back({"CUDA_HOME", r.cuda_home});
+    env = EnvText(e, shell) + (shell == Shell::kPowerShell ? "; " : " && ");
+  }
+  return env + "pip install --force-reinstall --no-deps --no-build-isolation --no-binary " + r.package + " \"" +
+         r.package + pin + "\"";
+}
+
+std::string StepText(const RemedyStep& step, Shell shell) {
+  if (const auto* p = std::get_if<PackageInstall>(&step)) return InstallText(*p, shell);
+  if (const auto* e = std::get_if<EnvChange>(&step)) return EnvText(*e, shell);
+  if (const auto* s = std::get_if<SystemStep>(&step)) return SystemText(*s);
+  if (const auto* r = std::get_if<Rebuild>(&step)) return RebuildText(*r, shell);
+  return std::get<Advice>(step).text;
+}
+
+}  // namespace
+
+std::string InstallText(const PackageInstall& p, Shell shell) {
+  std::string out = Command(p);
+  if (p.force_reinstall) out += " --force-reinstall";
+  if (p.no_deps) out += " --no-deps";
+  for (const InstallPin& pin : p.pins) out += " " + PinText(pin, shell);
+  if (p.index != IndexOption::kNone) out += " " + std::string(IndexFlag(p.index)) + " " + p.index_url;
+  return out;
+}
+
+std::string RemedyText(const Remedy& r) {
+  std::vector<std::string> parts;
+  for (const RemedyStep& step : r.steps) {
+    std::string text = StepText(step, r.shell);
+    if (text.empty()) return "";  // a step with no command for this system: no command at all
+    parts.push_back(std::move(text));
+  }
+  return Join(parts, r.shell == Shell::kPowerShell ? "; " : " && ");
+}
+
+std::string RemedyText(const std::optional<Remedy>& r) { return r ? RemedyText(*r) : ""; }
+
+}  // namespace cudamatch
