@@ -1,5 +1,6 @@
 #include <algorithm>
 
+#include "core/safe_text.h"
 #include "core/text.h"
 #include "diagnose/rules.h"
 #include "report/doctor.h"
@@ -7,6 +8,10 @@
 namespace cudamatch {
 
 namespace {
+
+// A value (a name, a path, a version read from a file) put into the report outside a table cell
+// or a message argument: redacted, and escaped so that it never starts a line of its own.
+std::string V(std::string_view value) { return SafeText(value, Sink::kValue); }
 
 // " (text)" in English, "（text）" in Chinese.
 std::string Paren(Lang L, const std::string& text) { return Tr(L, "common.paren", {{"text", text}}); }
@@ -112,7 +117,7 @@ std::string CudnnSection(const Snapshot& s, const TextOptions& o) {
 }
 
 std::string PackageLine(const PackageInfo& p, Lang L) {
-  std::string out = p.name + " " + OrUnknown(p.version, L);
+  std::string out = V(p.name) + " " + V(OrUnknown(p.version, L));
   if (p.cuda) out += Paren(L, "CUDA " + p.cuda->MajorMinor());
   else if (p.hip) out += Paren(L, "ROCm " + *p.hip);
   else if (p.variant == "cpu") out += Paren(L, "CPU");
@@ -163,8 +168,8 @@ std::string PythonSection(const Snapshot& s, const TextOptions& o) {
   for (const PythonEnv& e : s.pythons) {
     std::string version = "Python " + OrUnknown(e.version, L);
     std::string active = e.active ? "  " + Tr(L, "doctor.toolkits.active", {{"reason", e.active_reason}}) : "";
-    out += std::string(e.active ? "  * " : "    ") + o.style.Cyan(e.prefix) + "  " + version + "  " + Tr(L, "pykind." + e.kind) +
-           (e.name.empty() ? "" : " '" + e.name + "'") + active +
+    out += std::string(e.active ? "  * " : "    ") + o.style.Cyan(V(e.prefix)) + "  " + V(version) + "  " + Tr(L, "pykind." + e.kind) +
+           (e.name.empty() ? "" : " '" + V(e.name) + "'") + active +
            (e.cudamatch_own ? "  " + o.style.Dim(Tr(L, "doctor.pythons.cudamatch_own")) : "") + "\n";
     std::vector<std::string> pkgs;
     for (const char* name : {"torch", "torchvision", "torchaudio", "triton"}) {
@@ -177,7 +182,7 @@ std::string PythonSection(const Snapshot& s, const TextOptions& o) {
     out += BinaryLines(e, o);
     if (o.verbose) {
       for (const auto& [name, p] : e.packages) {
-        out += "      " + o.style.Dim(name + " " + OrUnknown(p.version, L) + "  " + p.version_source) + "\n";
+        out += "      " + o.style.Dim(V(name + " " + OrUnknown(p.version, L) + "  " + p.version_source)) + "\n";
       }
     }
   }
@@ -241,8 +246,8 @@ std::string RenderTrail(const std::vector<Evidence>& trail, const TextOptions& o
   std::string out = Section("doctor.section.trail", o);
   static const char* kOutcome[] = {"found", "missing", "error", "skipped"};
   for (const Evidence& e : trail) {
-    out += "  " + e.probe + "  " + kOutcome[static_cast<int>(e.outcome)] + "  " + e.source +
-           (e.detail.empty() ? "" : "  " + o.style.Dim(e.detail)) + "\n";
+    out += "  " + V(e.probe) + "  " + kOutcome[static_cast<int>(e.outcome)] + "  " + V(e.source) +
+           (e.detail.empty() ? "" : "  " + o.style.Dim(V(e.detail))) + "\n";
   }
   return out;
 }
