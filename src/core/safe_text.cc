@@ -146,17 +146,21 @@ void RedactQuery(std::string_view query, std::string& out) {
 // conda.anaconda.org tokens, docs.anaconda.com "Using tokens"); Cloudsmith puts an entitlement
 // token first ("dl.cloudsmith.io/<token>/<owner>/<repo>/python/simple/", unless "public" or
 // "basic": help.cloudsmith.io/docs/entitlements).
-bool IsTokenSegment(std::string_view host, const std::vector<std::string_view>& segs, size_t i) {
-  if (i > 0 && segs[i - 1] == "t" && !segs[i].empty()) return true;
+// A segment after a token is never one itself.
+bool IsTokenSegment(std::string_view host, const std::vector<std::string_view>& segs, size_t i, bool after_token) {
+  if (i > 0 && segs[i - 1] == "t" && !after_token && !segs[i].empty()) return true;
   return i == 0 && ToLower(host) == "dl.cloudsmith.io" && segs[i] != "public" && segs[i] != "basic" && !segs[i].empty();
 }
 
 void RedactPath(std::string_view host, std::string_view path, std::string& out) {
   std::vector<std::string_view> segs = Split(path, '/');  // path starts with '/': segs[0] is ""
   segs.erase(segs.begin());
+  bool after_token = false;
   for (size_t i = 0; i < segs.size(); ++i) {
+    bool token = IsTokenSegment(host, segs, i, after_token);
     out += '/';
-    out.append(IsTokenSegment(host, segs, i) ? kRedacted : segs[i]);
+    out.append(token ? kRedacted : segs[i]);
+    after_token = token;
   }
 }
 
