@@ -7,6 +7,12 @@
 
 namespace cudamatch {
 
+bool UnreadableUnder(const Snapshot& snap, std::string_view dir) {
+  std::string under = std::string(dir) + (EndsWith(dir, "/") ? "" : "/");
+  return std::any_of(snap.unreadable.begin(), snap.unreadable.end(),
+                     [&](const Unreadable& u) { return u.path == dir || StartsWith(u.path, under); });
+}
+
 namespace {
 
 // A value (a name, a path, a version read from a file) put into the report outside a table cell
@@ -45,7 +51,10 @@ std::string ThreeCudas(const Snapshot& s, const TextOptions& o) {
     std::string value = p.cuda ? p.cuda->MajorMinor() : p.hip ? "ROCm " + *p.hip : p.variant == "cpu" ? "CPU" : Tr(L, "common.unknown");
     rows.push_back({Tr(L, "doctor.cuda.torch"), value, Tr(L, "doctor.cuda.torch_meaning") + "  " + o.style.Dim(e.prefix)});
   }
-  if (!any_torch) rows.push_back({Tr(L, "doctor.cuda.torch"), Tr(L, "common.none"), Tr(L, "doctor.cuda.torch_meaning")});
+  bool unread = std::any_of(s.pythons.begin(), s.pythons.end(), [&](const PythonEnv& e) { return UnreadableUnder(s, e.prefix); });
+  if (!any_torch) {
+    rows.push_back({Tr(L, "doctor.cuda.torch"), Tr(L, unread ? "common.unreadable" : "common.none"), Tr(L, "doctor.cuda.torch_meaning")});
+  }
   return Section("doctor.section.cudas", o) + RenderColumns(rows, "  ");
 }
 
@@ -67,7 +76,8 @@ std::string DriverSection(const Snapshot& s, const TextOptions& o) {
   if (!d.nvml_status.empty()) {
     rows.push_back({"NVML", StartsWith(d.nvml_status, "skipped.") ? Tr(L, "nvml." + d.nvml_status) : d.nvml_status, ""});
   }
-  if (!windows) rows.push_back({Tr(L, "doctor.driver.devices"), d.device_node_paths.empty() ? Tr(L, "common.none") : Join(d.device_node_paths, " "), ""});
+  std::string no_devices = Tr(L, UnreadableUnder(s, "/dev") ? "common.unreadable" : "common.none");
+  if (!windows) rows.push_back({Tr(L, "doctor.driver.devices"), d.device_node_paths.empty() ? no_devices : Join(d.device_node_paths, " "), ""});
   if (d.wsl) rows.push_back({"WSL", Tr(L, "common.yes"), "/proc/version"});
   if (d.container) rows.push_back({Tr(L, "doctor.driver.container"), Tr(L, "common.yes"), o.style.Dim(d.container_source)});
   if (d.cuda_visible_devices) rows.push_back({"CUDA_VISIBLE_DEVICES", "\"" + *d.cuda_visible_devices + "\"", ""});
@@ -178,7 +188,8 @@ std::string PythonSection(const Snapshot& s, const TextOptions& o) {
     size_t nvidia = std::count_if(e.packages.begin(), e.packages.end(),
                                   [](const auto& kv) { return StartsWith(kv.first, "nvidia-"); });
     if (nvidia > 0) pkgs.push_back(Tr(L, "doctor.pythons.nvidia_wheels", {{"count", std::to_string(nvidia)}}));
-    out += "      " + (pkgs.empty() ? o.style.Dim(Tr(L, "doctor.pythons.no_torch")) : Join(pkgs, " · ")) + "\n";
+    const char* no_torch = UnreadableUnder(s, e.prefix) ? "doctor.pythons.torch_unreadable" : "doctor.pythons.no_torch";
+    out += "      " + (pkgs.empty() ? o.style.Dim(Tr(L, no_torch)) : Join(pkgs, " · ")) + "\n";
     out += BinaryLines(e, o);
     if (o.verbose) {
       for (const auto& [name, p] : e.packages) {
