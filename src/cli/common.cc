@@ -89,7 +89,7 @@ int g_write_errno = 0;
 void SetColourOutput(bool colour) { g_colour_output = colour; }
 
 void Print(const std::string& text) {
-  std::string safe = RedactCredentials(EscapeControls(text, g_colour_output));
+  std::string safe = SafeText(text, Sink::kReport, g_colour_output);
   if (std::fwrite(safe.data(), 1, safe.size(), stdout) != safe.size() && g_write_errno == 0) g_write_errno = errno;
 }
 
@@ -102,7 +102,7 @@ int FinishOutput(int code) {
 }
 
 int Fail(const std::string& message, int code) {
-  std::string line = "cudamatch: error: " + RedactCredentials(EscapeControls(message, false)) + "\n";
+  std::string line = "cudamatch: error: " + SafeText(message, Sink::kReport) + "\n";
   std::fwrite(line.data(), 1, line.size(), stderr);
   return code;
 }

@@ -85,6 +85,9 @@ Result<MachineProbe> ProbeMachine(const MachineOptions& opt, const Context& ctx)
   MachineProbe m;
   m.fs = MakeRealFs(root, FsOptionsFrom(ctx));
   bool own_root = m.fs->root() == "/";
+  if (!own_root) {
+    if (Status tree = CheckTree(*m.fs, *tree_os, opt.root); !tree.ok()) return Error{tree.error()};
+  }
   ProbeInput in;
   in.fs = m.fs.get();
   in.env = ctx.env;

@@ -35,6 +35,10 @@ Result<MachineProbe> ProbeMachine(const MachineOptions& opt, const Context& ctx)
 // --root must name an existing directory other than this machine's "/" once links are
 // resolved; a relative path is taken from the working directory. Returns the resolved path.
 Result<std::string> ValidateRoot(const std::string& root);
+// An error when the tree under a --root is no image of `os`: it cannot be listed, it is empty,
+// or it lacks every sign of that system (cli/tree_check.cc names the signs). `shown_root` is the
+// root as the user gave it.
+Status CheckTree(const Fs& fs, Os os, const std::string& shown_root);
 // Milliseconds from "--driver-timeout 2.5" or CUDAMATCH_DRIVER_TIMEOUT: more than 0, at most 600 s.
 Result<int> DriverTimeoutMs(const std::string& flag, const std::string& env);
 

@@ -1,6 +1,8 @@
 #include "core/safe_text.h"
 
+#include <algorithm>
 #include <array>
+#include <cstdint>
 
 #include "core/text.h"
 
@@ -9,6 +11,8 @@ namespace cudamatch {
 namespace {
 
 constexpr std::string_view kRedacted = "***";
+
+// ---- escaping ----
 
 void AppendHex(std::string& out, std::string_view prefix, unsigned value, int digits) {
   static const char* kHex = "0123456789abcdef";
@@ -26,84 +30,211 @@ size_t SgrLength(std::string_view s) {
   return 0;
 }
 
-bool IsC1(std::string_view s, size_t i) {
-  return i + 1 < s.size() && static_cast<unsigned char>(s[i]) == 0xc2 && static_cast<unsigned char>(s[i + 1]) >= 0x80 &&
-         static_cast<unsigned char>(s[i + 1]) <= 0x9f;
+// Length of the well-formed UTF-8 sequence (RFC 3629: no overlong forms, no surrogates, at
+// most U+10FFFF) at s[i], with its code point in `cp`; 0 when the bytes there are not UTF-8.
+size_t Utf8Length(std::string_view s, size_t i, uint32_t& cp) {
+  unsigned char c = static_cast<unsigned char>(s[i]);
+  size_t len = c < 0x80 ? 1 : c >= 0xc2 && c <= 0xdf ? 2 : c >= 0xe0 && c <= 0xef ? 3 : c >= 0xf0 && c <= 0xf4 ? 4 : 0;
+  if (len == 0 || i + len > s.size()) return 0;
+  cp = len == 1 ? c : c & (0x7f >> len);
+  for (size_t k = 1; k < len; ++k) {
+    unsigned char b = static_cast<unsigned char>(s[i + k]);
+    if ((b & 0xc0) != 0x80) return 0;
+    cp = (cp << 6) | (b & 0x3f);
+  }
+  bool overlong = (len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000);
+  if (overlong || (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff) return 0;
+  return len;
 }
 
-bool IsSecretKey(std::string_view key) {
-  static constexpr std::array<std::string_view, 17> kKeys = {
-      "token",     "access_token", "auth",      "auth_token", "password",     "passwd",
-      "pass",      "secret",       "key",       "api_key",    "apikey",       "sig",
-      "signature", "private_token", "client_secret", "x-amz-signature", "x-amz-credential"};
+// C1 controls, and the characters that reorder or break text without being seen: the Unicode
+// bidirectional controls (UAX #9: ALM, LRM, RLM, LRE..RLO, LRI..PDI) and the line and paragraph
+// separators.
+bool IsHiddenControl(uint32_t cp) {
+  return (cp >= 0x80 && cp <= 0x9f) || cp == 0x061c || cp == 0x200e || cp == 0x200f ||
+         (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069) || cp == 0x2028 || cp == 0x2029;
+}
+
+// One ASCII byte: kept, or escaped as "\n", "\t", "\r" or "\xNN".
+void AppendAscii(std::string& out, char c, bool keep_newline) {
+  if (c == '\n' && keep_newline) out += c;
+  else if (c == '\n') out += "\\n";
+  else if (c == '\t') out += "\\t";
+  else if (c == '\r') out += "\\r";
+  else if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) AppendHex(out, "\\x", static_cast<unsigned char>(c), 2);
+  else out += c;
+}
+
+// ---- redaction ----
+
+// Query parameters whose value is a credential, compared without regard to case.
+constexpr std::array<std::string_view, 27> kSecretParams = {
+    // AWS S3 presigned URLs (SigV4 query auth; SigV2 AWSAccessKeyId/Signature), docs.aws.amazon.com
+    // AmazonS3/latest/API/sigv4-query-string-auth.html and RESTAuthentication.html
+    "x-amz-security-token", "x-amz-signature", "x-amz-credential", "awsaccesskeyid", "signature",
+    // Google Cloud Storage signed URLs, cloud.google.com/storage/docs/authentication/signatures
+    "x-goog-signature", "x-goog-credential",
+    // Azure Storage shared access signatures, learn.microsoft.com/rest/api/storageservices/create-service-sas
+    "sig",
+    // GitLab package registry tokens, docs.gitlab.com/ee/api/rest/#personalprojectgroup-access-tokens
+    "private-token", "private_token", "job-token", "job_token",
+    // OAuth 2.0 bearer token in a query (RFC 6750 section 2.3) and client secret (RFC 6749 2.3.1)
+    "access_token", "client_secret",
+    // Generic names servers and mirrors use for a credential in a query
+    "token", "auth_token", "key", "api_key", "apikey", "secret", "password", "passwd", "pass", "auth",
+    "credential", "credentials", "session_token"};
+
+bool IsSecretParam(std::string_view key) {
   std::string lower = ToLower(key);
-  for (std::string_view k : kKeys) {
+  for (std::string_view k : kSecretParams) {
     if (lower == k) return true;
   }
   return false;
 }
 
-bool EndsUrl(char c) {
-  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '"' || c == '\'' || c == '<' || c == '>' || c == '`' ||
-         c == '\\';
+// Calls `rewrite(url, out)` for each URL of `text`, from just after "://" to the first of
+// `stops` (or the next "://", or the end), and copies the text around them unchanged.
+template <typename Fn>
+std::string RewriteUrls(std::string_view text, std::string_view stops, Fn rewrite) {
+  std::string out;
+  out.reserve(text.size());
+  size_t pos = 0;
+  for (size_t scheme; (scheme = text.find("://", pos)) != std::string_view::npos;) {
+    size_t begin = scheme + 3;
+    size_t end = std::min(text.find_first_of(stops, begin), text.find("://", begin));
+    if (end == std::string_view::npos) end = text.size();
+    out.append(text.substr(pos, begin - pos));
+    rewrite(text.substr(begin, end - begin), out);
+    pos = end;
+  }
+  out.append(text.substr(pos));
+  return out;
 }
 
-// Redacts one URL starting at `pos` (just after "://"); returns where it ends.
-size_t RedactUrl(std::string_view text, size_t pos, std::string& out) {
-  size_t end = pos;
-  while (end < text.size() && !EndsUrl(text[end])) ++end;
-  std::string_view url = text.substr(pos, end - pos);
-  size_t authority_end = url.find_first_of("/?#");
-  std::string_view authority = url.substr(0, authority_end);
-  size_t at = authority.rfind('@');
-  if (at != std::string_view::npos) {
-    out += kRedacted;
-    url.remove_prefix(at);
-  }
-  size_t query = url.find('?');
-  out.append(url.substr(0, query == std::string_view::npos ? url.size() : query + 1));
-  if (query == std::string_view::npos) return end;
-  std::string_view rest = url.substr(query + 1);
-  size_t fragment = rest.find('#');
-  std::string_view params = rest.substr(0, fragment);
+// "user:pass@host" -> "***@host": everything before the last '@' of the authority. The
+// authority ends at '/', '?' or '#' only (RFC 3986 3.2), never at a quote, a backslash, a
+// control byte or a space, which a password may hold.
+std::string RedactUserinfo(std::string_view text) {
+  return RewriteUrls(text, "/?#", [](std::string_view authority, std::string& out) {
+    size_t at = authority.rfind('@');
+    if (at != std::string_view::npos) {
+      out += kRedacted;
+      authority.remove_prefix(at);
+    }
+    out.append(authority);
+  });
+}
+
+// "?a=1&token=abc#f" -> "?a=1&token=***#f". A value ends at '&', '#' or the end of the URL.
+void RedactQuery(std::string_view query, std::string& out) {
   bool first = true;
-  for (std::string_view param : Split(params, '&')) {
+  for (std::string_view param : Split(query, '&')) {
     if (!first) out += '&';
     first = false;
     size_t eq = param.find('=');
-    if (eq != std::string_view::npos && IsSecretKey(param.substr(0, eq))) {
+    if (eq != std::string_view::npos && IsSecretParam(param.substr(0, eq))) {
       out.append(param.substr(0, eq + 1));
       out += kRedacted;
     } else {
       out.append(param);
     }
   }
-  if (fragment != std::string_view::npos) out.append(rest.substr(fragment));
-  return end;
+}
+
+// Whether path segment `i` of a URL on `host` is a token: conda and mamba take "/t/<token>/" out
+// of any channel URL (conda/common/url.py split_anaconda_token; anaconda.org and
+// conda.anaconda.org tokens, docs.anaconda.com "Using tokens"); Cloudsmith puts an entitlement
+// token first ("dl.cloudsmith.io/<token>/<owner>/<repo>/python/simple/", unless "public" or
+// "basic": help.cloudsmith.io/docs/entitlements).
+// A segment after a token is never one itself.
+bool IsTokenSegment(std::string_view host, const std::vector<std::string_view>& segs, size_t i, bool after_token) {
+  if (i > 0 && segs[i - 1] == "t" && !after_token && !segs[i].empty()) return true;
+  return i == 0 && ToLower(host) == "dl.cloudsmith.io" && segs[i] != "public" && segs[i] != "basic" && !segs[i].empty();
+}
+
+void RedactPath(std::string_view host, std::string_view path, std::string& out) {
+  std::vector<std::string_view> segs = Split(path, '/');  // path starts with '/': segs[0] is ""
+  segs.erase(segs.begin());
+  bool after_token = false;
+  for (size_t i = 0; i < segs.size(); ++i) {
+    bool token = IsTokenSegment(host, segs, i, after_token);
+    out += '/';
+    out.append(token ? kRedacted : segs[i]);
+    after_token = token;
+  }
+}
+
+// Query parameters and path tokens of one URL (its authority already redacted). A URL ends at
+// a space: pip splits index lists there and prose ends a URL there.
+std::string RedactPathsAndQueries(std::string_view text) {
+  return RewriteUrls(text, " ", [](std::string_view url, std::string& out) {
+    size_t path = url.find_first_of("/?#");
+    std::string_view authority = url.substr(0, path);
+    out.append(authority);
+    if (path == std::string_view::npos) return;
+    std::string_view host = authority.substr(authority.rfind('@') == std::string_view::npos ? 0 : authority.rfind('@') + 1);
+    host = host.substr(0, host.find(':'));
+    std::string_view rest = url.substr(path);
+    size_t query = rest.find_first_of("?#");
+    RedactPath(host, rest.substr(0, query), out);
+    if (query == std::string_view::npos) return;
+    rest.remove_prefix(query);
+    if (rest.front() == '?') {
+      size_t fragment = rest.find('#');
+      out += '?';
+      RedactQuery(rest.substr(1, fragment == std::string_view::npos ? std::string_view::npos : fragment - 1), out);
+      if (fragment == std::string_view::npos) return;
+      rest.remove_prefix(fragment);
+    }
+    out.append(rest);  // the fragment
+  });
+}
+
+std::string EscapeInvalidUtf8(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (size_t i = 0; i < text.size();) {
+    uint32_t cp = 0;
+    size_t n = Utf8Length(text, i, cp);
+    if (n == 0) {
+      AppendHex(out, "\\x", static_cast<unsigned char>(text[i]), 2);
+      ++i;
+    } else {
+      out.append(text.substr(i, n));
+      i += n;
+    }
+  }
+  return out;
 }
 
 }  // namespace
 
-std::string EscapeControls(std::string_view text, bool keep_sgr) {
+std::string EscapeControls(std::string_view text, bool keep_sgr, bool keep_newline, bool keep_esc) {
   std::string out;
   out.reserve(text.size());
-  for (size_t i = 0; i < text.size(); ++i) {
-    unsigned char c = static_cast<unsigned char>(text[i]);
-    if (c == '\x1b' && keep_sgr) {
-      if (size_t n = SgrLength(text.substr(i)); n > 0) {
+  for (size_t i = 0; i < text.size();) {
+    char c = text[i];
+    if (c == '\x1b' && (keep_esc || keep_sgr)) {
+      size_t n = keep_esc ? 1 : SgrLength(text.substr(i));
+      if (n > 0) {
         out.append(text.substr(i, n));
-        i += n - 1;
+        i += n;
         continue;
       }
     }
-    if ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7f) {
-      AppendHex(out, "\\x", c, 2);
-    } else if (IsC1(text, i)) {
-      AppendHex(out, "\\u", static_cast<unsigned char>(text[i + 1]), 4);
-      ++i;
+    uint32_t cp = 0;
+    size_t n = Utf8Length(text, i, cp);
+    if (n == 0) {
+      AppendHex(out, "\\x", static_cast<unsigned char>(c), 2);
+      n = 1;
+    } else if (n == 1) {
+      AppendAscii(out, c, keep_newline);
+    } else if (IsHiddenControl(cp)) {
+      AppendHex(out, "\\u", cp, 4);
     } else {
-      out += static_cast<char>(c);
+      out.append(text.substr(i, n));
     }
+    i += n;
   }
   return out;
 }
@@ -111,31 +242,44 @@ std::string EscapeControls(std::string_view text, bool keep_sgr) {
 std::string EscapeJsonControls(std::string_view json) {
   std::string out;
   out.reserve(json.size());
-  for (size_t i = 0; i < json.size(); ++i) {
-    unsigned char c = static_cast<unsigned char>(json[i]);
-    if (c == 0x7f) {
-      AppendHex(out, "\\u", c, 4);
-    } else if (IsC1(json, i)) {
-      AppendHex(out, "\\u", static_cast<unsigned char>(json[i + 1]), 4);
-      ++i;
-    } else {
-      out += static_cast<char>(c);
+  for (size_t i = 0; i < json.size();) {
+    uint32_t cp = 0;
+    size_t n = Utf8Length(json, i, cp);
+    if (n == 0) {  // the writer replaced such bytes already; left as they are
+      n = 1;
+      cp = 0;
     }
+    if (cp == 0x7f || (n > 1 && IsHiddenControl(cp))) AppendHex(out, "\\u", cp, 4);
+    else out.append(json.substr(i, n));
+    i += n;
   }
   return out;
 }
 
 std::string RedactCredentials(std::string_view text) {
+  if (text.find("://") == std::string_view::npos) return std::string(text);
+  return RedactPathsAndQueries(RedactUserinfo(text));
+}
+
+std::string SafeText(std::string_view text, Sink sink, bool keep_sgr) {
+  switch (sink) {
+    case Sink::kValue:
+      return EscapeControls(RedactCredentials(text), false, false, true);
+    case Sink::kJson:
+      return EscapeInvalidUtf8(RedactCredentials(text));
+    case Sink::kReport:
+      break;
+  }
   std::string out;
   out.reserve(text.size());
-  size_t pos = 0;
-  while (true) {
-    size_t scheme = text.find("://", pos);
-    if (scheme == std::string_view::npos) break;
-    out.append(text.substr(pos, scheme + 3 - pos));
-    pos = RedactUrl(text, scheme + 3, out);
+  for (size_t pos = 0; pos <= text.size();) {
+    size_t nl = text.find('\n', pos);
+    std::string_view line = text.substr(pos, nl == std::string_view::npos ? std::string_view::npos : nl - pos);
+    out += EscapeControls(RedactCredentials(line), keep_sgr);
+    if (nl == std::string_view::npos) break;
+    out += '\n';
+    pos = nl + 1;
   }
-  out.append(text.substr(pos));
   return out;
 }
 

@@ -16,6 +16,10 @@ std::string RenderDoctor(const Snapshot& snap, const std::vector<Finding>& findi
 std::string RenderFinding(const Finding& f, const TextOptions& o);
 std::string RenderTrail(const std::vector<Evidence>& trail, const TextOptions& o);
 
+// Whether `dir` or a place under it could not be read: the facts found there (device nodes under
+// /dev, the packages of an environment) are then "could not be read", never "none".
+bool UnreadableUnder(const Snapshot& snap, std::string_view dir);
+
 Json DoctorJson(const Snapshot& snap, const std::vector<Finding>& findings);
 Json FindingJson(const Finding& f);
 

@@ -213,6 +213,7 @@ Json DoctorJson(const Snapshot& snap, const std::vector<Finding>& findings) {
   j["root"] = snap.root;
   j["platform"] = snap.platform.Name();
   j["driver"] = DriverJson(snap.driver);
+  j["driver"]["device_nodes_readable"] = !UnreadableUnder(snap, "/dev");
   Json gpus = Json::array(), toolkits = Json::array(), cudnn = Json::array(), pythons = Json::array();
   for (const GpuInfo& g : snap.gpus) gpus.push_back(GpuJson(g));
   for (const ToolkitInfo& t : snap.toolkits) {
@@ -224,7 +225,10 @@ Json DoctorJson(const Snapshot& snap, const std::vector<Finding>& findings) {
   for (const CudnnInfo& c : snap.cudnn) {
     cudnn.push_back(Json{{"version", OptString(c.version)}, {"path", c.path}, {"kind", c.kind}, {"source", c.source}});
   }
-  for (const PythonEnv& e : snap.pythons) pythons.push_back(PythonJson(e));
+  for (const PythonEnv& e : snap.pythons) {
+    pythons.push_back(PythonJson(e));
+    pythons.back()["packages_readable"] = !UnreadableUnder(snap, e.prefix);
+  }
   j["gpus"] = gpus;
   j["toolkits"] = toolkits;
   j["cudnn"] = cudnn;

@@ -1,5 +1,6 @@
 #include <algorithm>
 
+#include "core/safe_text.h"
 #include "core/text.h"
 #include "diagnose/rules.h"
 #include "plan/remedy_text.h"
@@ -8,7 +9,17 @@
 
 namespace cudamatch {
 
+bool UnreadableUnder(const Snapshot& snap, std::string_view dir) {
+  std::string under = std::string(dir) + (EndsWith(dir, "/") ? "" : "/");
+  return std::any_of(snap.unreadable.begin(), snap.unreadable.end(),
+                     [&](const Unreadable& u) { return u.path == dir || StartsWith(u.path, under); });
+}
+
 namespace {
+
+// A value (a name, a path, a version read from a file) put into the report outside a table cell
+// or a message argument: redacted, and escaped so that it never starts a line of its own.
+std::string V(std::string_view value) { return SafeText(value, Sink::kValue); }
 
 // " (text)" in English, "（text）" in Chinese.
 std::string Paren(Lang L, const std::string& text) { return Tr(L, "common.paren", {{"text", text}}); }
@@ -42,7 +53,10 @@ std::string ThreeCudas(const Snapshot& s, const TextOptions& o) {
     std::string value = p.cuda ? p.cuda->MajorMinor() : p.hip ? "ROCm " + *p.hip : IsCpuBuild(p) ? "CPU" : Tr(L, "common.unknown");
     rows.push_back({Tr(L, "doctor.cuda.torch"), value, Tr(L, "doctor.cuda.torch_meaning") + "  " + o.style.Dim(e.prefix)});
   }
-  if (!any_torch) rows.push_back({Tr(L, "doctor.cuda.torch"), Tr(L, "common.none"), Tr(L, "doctor.cuda.torch_meaning")});
+  bool unread = std::any_of(s.pythons.begin(), s.pythons.end(), [&](const PythonEnv& e) { return UnreadableUnder(s, e.prefix); });
+  if (!any_torch) {
+    rows.push_back({Tr(L, "doctor.cuda.torch"), Tr(L, unread ? "common.unreadable" : "common.none"), Tr(L, "doctor.cuda.torch_meaning")});
+  }
   return Section("doctor.section.cudas", o) + RenderColumns(rows, "  ");
 }
 
@@ -64,7 +78,8 @@ std::string DriverSection(const Snapshot& s, const TextOptions& o) {
   if (d.nvml != NvmlState::kNotTried) {
     rows.push_back({"NVML", NvmlText(d, L), ""});
   }
-  if (!windows) rows.push_back({Tr(L, "doctor.driver.devices"), d.device_node_paths.empty() ? Tr(L, "common.none") : Join(d.device_node_paths, " "), ""});
+  std::string no_devices = Tr(L, UnreadableUnder(s, "/dev") ? "common.unreadable" : "common.none");
+  if (!windows) rows.push_back({Tr(L, "doctor.driver.devices"), d.device_node_paths.empty() ? no_devices : Join(d.device_node_paths, " "), ""});
   if (d.wsl) rows.push_back({"WSL", Tr(L, "common.yes"), "/proc/version"});
   if (d.container) rows.push_back({Tr(L, "doctor.driver.container"), Tr(L, "common.yes"), o.style.Dim(d.container_source)});
   if (d.cuda_visible_devices) rows.push_back({"CUDA_VISIBLE_DEVICES", "\"" + *d.cuda_visible_devices + "\"", ""});
@@ -114,7 +129,7 @@ std::string CudnnSection(const Snapshot& s, const TextOptions& o) {
 }
 
 std::string PackageLine(const PackageInfo& p, Lang L) {
-  std::string out = p.name + " " + OrUnknown(p.version, L);
+  std::string out = V(p.name) + " " + V(OrUnknown(p.version, L));
   if (p.cuda) out += Paren(L, "CUDA " + p.cuda->MajorMinor());
   else if (p.hip) out += Paren(L, "ROCm " + *p.hip);
   else if (IsCpuBuild(p)) out += Paren(L, "CPU");
@@ -165,8 +180,8 @@ std::string PythonSection(const Snapshot& s, const TextOptions& o) {
   for (const PythonEnv& e : s.pythons) {
     std::string version = "Python " + OrUnknown(e.version, L);
     std::string active = e.active ? "  " + Tr(L, "doctor.toolkits.active", {{"reason", e.active_reason}}) : "";
-    out += std::string(e.active ? "  * " : "    ") + o.style.Cyan(e.prefix) + "  " + version + "  " + Tr(L, "pykind." + e.kind) +
-           (e.name.empty() ? "" : " '" + e.name + "'") + active +
+    out += std::string(e.active ? "  * " : "    ") + o.style.Cyan(V(e.prefix)) + "  " + V(version) + "  " + Tr(L, "pykind." + e.kind) +
+           (e.name.empty() ? "" : " '" + V(e.name) + "'") + active +
            (e.cudamatch_own ? "  " + o.style.Dim(Tr(L, "doctor.pythons.cudamatch_own")) : "") + "\n";
     std::vector<std::string> pkgs;
     for (const char* name : {"torch", "torchvision", "torchaudio", "triton"}) {
@@ -175,11 +190,12 @@ std::string PythonSection(const Snapshot& s, const TextOptions& o) {
     size_t nvidia = std::count_if(e.packages.begin(), e.packages.end(),
                                   [](const auto& kv) { return StartsWith(kv.first, "nvidia-"); });
     if (nvidia > 0) pkgs.push_back(Tr(L, "doctor.pythons.nvidia_wheels", {{"count", std::to_string(nvidia)}}));
-    out += "      " + (pkgs.empty() ? o.style.Dim(Tr(L, "doctor.pythons.no_torch")) : Join(pkgs, " · ")) + "\n";
+    const char* no_torch = UnreadableUnder(s, e.prefix) ? "doctor.pythons.torch_unreadable" : "doctor.pythons.no_torch";
+    out += "      " + (pkgs.empty() ? o.style.Dim(Tr(L, no_torch)) : Join(pkgs, " · ")) + "\n";
     out += BinaryLines(e, o);
     if (o.verbose) {
       for (const auto& [name, p] : e.packages) {
-        out += "      " + o.style.Dim(name + " " + OrUnknown(p.version, L) + "  " + p.version_source) + "\n";
+        out += "      " + o.style.Dim(V(name + " " + OrUnknown(p.version, L) + "  " + p.version_source)) + "\n";
       }
     }
   }
@@ -244,8 +260,8 @@ std::string RenderTrail(const std::vector<Evidence>& trail, const TextOptions& o
   std::string out = Section("doctor.section.trail", o);
   static const char* kOutcome[] = {"found", "missing", "error", "skipped"};
   for (const Evidence& e : trail) {
-    out += "  " + e.probe + "  " + kOutcome[static_cast<int>(e.outcome)] + "  " + e.source +
-           (e.detail.empty() ? "" : "  " + o.style.Dim(e.detail)) + "\n";
+    out += "  " + V(e.probe) + "  " + kOutcome[static_cast<int>(e.outcome)] + "  " + V(e.source) +
+           (e.detail.empty() ? "" : "  " + o.style.Dim(V(e.detail))) + "\n";
   }
   return out;
 }

@@ -4,6 +4,7 @@
 #include <map>
 
 #include "core/embedded.h"
+#include "core/safe_text.h"
 #include "core/text.h"
 
 namespace cudamatch {
@@ -135,7 +136,7 @@ std::string Tr(Lang lang, std::string_view id, MsgArgs args) {
 
 std::string Labelled(Lang lang, std::string_view label_id, const std::string& text) {
   std::string label = Tr(lang, label_id);
-  return label + (EndsWith(label, "：") ? "" : " ") + text;
+  return label + (EndsWith(label, "：") ? "" : " ") + SafeText(text, Sink::kValue);
 }
 
 std::string TrArgs(Lang lang, std::string_view id, const std::vector<std::pair<std::string, std::optional<std::string>>>& args) {
@@ -153,8 +154,7 @@ std::string TrArgs(Lang lang, std::string_view id, const std::vector<std::pair<s
     out.append(text, i, open - i);
     std::string_view name(text.data() + open + 1, close - open - 1);
     auto arg = std::find_if(args.begin(), args.end(), [&](const auto& a) { return a.first == name; });
-    if (arg != args.end()) out += arg->second ? *arg->second : Tr(lang, "common.unknown");
-    else out.append(text, open, close - open + 1);
+    if (arg != args.end()) out += arg->second ? SafeText(*arg->second, Sink::kValue) : Tr(lang, "common.unknown");  // a value never starts a line
     i = close + 1;
   }
   out.append(text, i, std::string::npos);

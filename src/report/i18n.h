@@ -24,11 +24,12 @@ std::string_view LangCode(Lang lang);
 using MsgArgs = std::initializer_list<std::pair<std::string_view, std::string>>;
 
 // The message `id` in `lang` with its placeholders filled. An unknown id renders as "[id]".
+// Arguments are values: each goes through SafeText(Sink::kValue), so none can start a line.
 std::string Tr(Lang lang, std::string_view id, MsgArgs args = {});
 // An argument that is nullopt renders as common.unknown in `lang`.
 std::string TrArgs(Lang lang, std::string_view id, const std::vector<std::pair<std::string, std::optional<std::string>>>& args);
 // The label `label_id` ("why:", "原因：") followed by `text`: a space after a half-width colon,
-// none after a full-width one.
+// none after a full-width one. `text` is one line: it goes through SafeText(Sink::kValue).
 std::string Labelled(Lang lang, std::string_view label_id, const std::string& text);
 // Whether `id` exists in `lang`.
 bool HasMessage(Lang lang, std::string_view id);

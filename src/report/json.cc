@@ -5,8 +5,31 @@
 
 namespace cudamatch {
 
+namespace {
+
+// Every string of `j`, keys included, through SafeText (redacted, bytes that are not UTF-8 shown).
+void MakeSafe(Json& j) {
+  if (j.is_string()) {
+    std::string& s = j.get_ref<std::string&>();
+    s = SafeText(s, Sink::kJson);
+  } else if (j.is_array()) {
+    for (Json& e : j) MakeSafe(e);
+  } else if (j.is_object()) {
+    Json safe = Json::object();
+    for (auto it = j.begin(); it != j.end(); ++it) {
+      MakeSafe(it.value());
+      safe[SafeText(it.key(), Sink::kJson)] = std::move(it.value());
+    }
+    j = std::move(safe);
+  }
+}
+
+}  // namespace
+
 std::string JsonText(const Json& j) {
-  return EscapeJsonControls(j.dump(2, ' ', false, Json::error_handler_t::replace)) + "\n";
+  Json safe = j;
+  MakeSafe(safe);
+  return EscapeJsonControls(safe.dump(2, ' ', false, Json::error_handler_t::replace)) + "\n";
 }
 
 Json JsonHeader(std::string_view kind) {

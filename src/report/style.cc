@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "core/safe_text.h"
+
 namespace cudamatch {
 
 namespace {
@@ -32,7 +34,11 @@ size_t DisplayWidth(std::string_view s) {
   return width;
 }
 
-std::string RenderColumns(const std::vector<std::vector<std::string>>& rows, std::string_view indent) {
+std::string RenderColumns(const std::vector<std::vector<std::string>>& raw_rows, std::string_view indent) {
+  std::vector<std::vector<std::string>> rows = raw_rows;
+  for (auto& row : rows) {
+    for (std::string& cell : row) cell = SafeText(cell, Sink::kValue);  // a cell never starts a line
+  }
   std::vector<size_t> widths;
   for (const auto& row : rows) {
     if (widths.size() < row.size()) widths.resize(row.size(), 0);

@@ -30,6 +30,7 @@ struct Style {
 size_t DisplayWidth(std::string_view s);
 
 // Rows of cells rendered as aligned columns, two spaces apart, each line prefixed by `indent`.
+// Cells are values: each goes through SafeText(Sink::kValue), so none can start a line.
 std::string RenderColumns(const std::vector<std::vector<std::string>>& rows, std::string_view indent);
 
 }  // namespace cudamatch
