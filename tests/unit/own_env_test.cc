@@ -58,7 +58,7 @@ TEST(OwnEnvironment, ListedAndLabelledWithoutActivation) {
   const PythonEnv* own = Find(s, kPipx);
   ASSERT_NE(own, nullptr);
   EXPECT_TRUE(own->cudamatch_own);
-  EXPECT_EQ(own->kind, "venv");
+  EXPECT_EQ(own->kind, PythonKind::kVenv);
   EXPECT_EQ(own->found_by, std::vector<std::string>{std::string(kFoundBySelf)});
   ASSERT_TRUE(own->version.has_value());
   EXPECT_EQ(own->version->ToString(), "3.11");
