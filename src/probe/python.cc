@@ -101,7 +101,7 @@ void AddConda(const ProbeInput& in, std::vector<Candidate>& out) {
   }
   std::string conda_prefix = in.Env("CONDA_PREFIX");
   if (!conda_prefix.empty()) {
-    Candidate c = FromPrefix(conda_prefix, PythonKind::kConda, "env:CONDA_PREFIX");
+    Candidate c = FromPrefix(conda_prefix, PythonKind::kConda, std::string(FoundByName(FoundBy::kCondaPrefix)));
     std::string parent(Dirname(c.prefix));
     if (Basename(parent) == "envs") {
       c.name = std::string(Basename(c.prefix));
@@ -126,14 +126,14 @@ void AddConda(const ProbeInput& in, std::vector<Candidate>& out) {
 std::vector<Candidate> Discover(const ProbeInput& in) {
   std::vector<Candidate> out;
   for (const std::string& p : in.extra_pythons) {
-    if (in.fs->IsDir(p)) out.push_back(FromPrefix(p, PythonKind::kGiven, "--python"));
-    else if (auto c = FromExecutable(*in.fs, p, "--python")) out.push_back(std::move(*c));
+    if (in.fs->IsDir(p)) out.push_back(FromPrefix(p, PythonKind::kGiven, std::string(FoundByName(FoundBy::kGivenPython))));
+    else if (auto c = FromExecutable(*in.fs, p, std::string(FoundByName(FoundBy::kGivenPython)))) out.push_back(std::move(*c));
   }
-  if (!in.Env("VIRTUAL_ENV").empty()) out.push_back(FromPrefix(in.Env("VIRTUAL_ENV"), PythonKind::kVenv, "env:VIRTUAL_ENV"));
-  if (in.fs->IsFile(in.cwd + "/.venv/pyvenv.cfg")) out.push_back(FromPrefix(in.cwd + "/.venv", PythonKind::kVenv, "./.venv"));
-  if (auto own = OwnEnvironmentPrefix(*in.fs, in.self_exe)) out.push_back(FromPrefix(*own, PythonKind::kVenv, std::string(kFoundBySelf)));
+  if (!in.Env("VIRTUAL_ENV").empty()) out.push_back(FromPrefix(in.Env("VIRTUAL_ENV"), PythonKind::kVenv, std::string(FoundByName(FoundBy::kVirtualEnv))));
+  if (in.fs->IsFile(in.cwd + "/.venv/pyvenv.cfg")) out.push_back(FromPrefix(in.cwd + "/.venv", PythonKind::kVenv, std::string(FoundByName(FoundBy::kDotVenv))));
+  if (auto own = OwnEnvironmentPrefix(*in.fs, in.self_exe)) out.push_back(FromPrefix(*own, PythonKind::kVenv, std::string(FoundByName(FoundBy::kOwnEnv))));
   AddConda(in, out);
-  for (const std::string& dir : PathDirs(in)) AddInterpretersIn(in, dir, "PATH", out);
+  for (const std::string& dir : PathDirs(in)) AddInterpretersIn(in, dir, std::string(FoundByName(FoundBy::kPath)), out);
   for (const char* dir : {"/usr/local/bin", "/usr/bin"}) AddInterpretersIn(in, dir, dir, out);
   std::string home = in.Home();
   std::string pyenv = in.Env("PYENV_ROOT").empty() ? home + "/.pyenv" : in.Env("PYENV_ROOT");
@@ -294,13 +294,13 @@ void ProbePythonsWith(const ProbeInput& in, const PythonLayout& layout, Snapshot
         if (e.prefix == env.prefix && (e.version ? e.version->ToString() : "") == key.second &&
             std::find(e.found_by.begin(), e.found_by.end(), c.found_by) == e.found_by.end()) {
           e.found_by.push_back(c.found_by);
-          e.cudamatch_own = e.cudamatch_own || c.found_by == kFoundBySelf;
+          e.cudamatch_own = e.cudamatch_own || c.found_by == FoundByName(FoundBy::kOwnEnv);
         }
       }
       continue;
     }
     env.found_by.push_back(c.found_by);
-    env.cudamatch_own = c.found_by == kFoundBySelf;
+    env.cudamatch_own = c.found_by == FoundByName(FoundBy::kOwnEnv);
     env.executable = c.executable.empty() ? layout.executable(*in.fs, env) : c.executable;
     FillSitePackages(in, layout, env);
     ScanPackages(*in.fs, env, trail);

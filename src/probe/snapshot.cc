@@ -54,6 +54,18 @@ std::string_view KernelFlavorName(KernelFlavor f) {
   return "";
 }
 
+std::string_view FoundByName(FoundBy f) {
+  switch (f) {
+    case FoundBy::kGivenPython: return "--python";
+    case FoundBy::kVirtualEnv: return "env:VIRTUAL_ENV";
+    case FoundBy::kCondaPrefix: return "env:CONDA_PREFIX";
+    case FoundBy::kDotVenv: return "./.venv";
+    case FoundBy::kPath: return "PATH";
+    case FoundBy::kOwnEnv: return "cudamatch's own environment";
+  }
+  return "";
+}
+
 std::string_view PythonKindName(PythonKind k) {
   switch (k) {
     case PythonKind::kSystem: return "system";

@@ -69,6 +69,12 @@ std::string_view KernelFlavorName(KernelFlavor f);  // "open", "proprietary"; ""
 enum class PythonKind { kSystem, kVenv, kConda, kPyenv, kUv, kGiven, kStore };
 std::string_view PythonKindName(PythonKind k);  // "system", "venv", "conda", "pyenv", "uv", "given", "store"
 
+// The named ways a Python environment is found (PythonEnv::found_by also holds directories
+// searched, written as they are): written by the probes and matched by plan/ through one table.
+enum class FoundBy { kGivenPython, kVirtualEnv, kCondaPrefix, kDotVenv, kPath, kOwnEnv };
+// "--python", "env:VIRTUAL_ENV", "env:CONDA_PREFIX", "./.venv", "PATH", "cudamatch's own environment"
+std::string_view FoundByName(FoundBy f);
+
 // Where a CUDA toolkit comes from.
 enum class ToolkitKind { kSystem, kDebian, kConda, kPip };
 std::string_view ToolkitKindName(ToolkitKind k);  // "system", "debian", "conda", "pip"
@@ -250,6 +256,14 @@ struct PythonEnv {
   std::map<std::string, PackageInfo> packages;  // torch, torchvision, torchaudio, triton, nvidia-*
   std::vector<ExtensionInfo> extensions;         // distributions shipping CUDA shared objects
 };
+
+inline bool WasFoundBy(const PythonEnv& env, FoundBy how) {
+  std::string_view name = FoundByName(how);
+  for (const std::string& f : env.found_by) {
+    if (f == name) return true;
+  }
+  return false;
+}
 
 struct LibraryPathEntry {
   std::string dir;

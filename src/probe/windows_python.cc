@@ -98,14 +98,14 @@ std::vector<PyCandidate> DiscoverWindows(const ProbeInput& in) {
   for (const std::string& p : in.extra_pythons) {
     auto real = InTree(in, p);
     if (!real) continue;
-    out.push_back(At(fs.IsDir(*real) ? *real : PrefixOfBinDir(std::string(Dirname(*real))), PythonKind::kGiven, "--python"));
+    out.push_back(At(fs.IsDir(*real) ? *real : PrefixOfBinDir(std::string(Dirname(*real))), PythonKind::kGiven, std::string(FoundByName(FoundBy::kGivenPython))));
   }
-  if (auto v = InTree(in, WinEnv(in, "VIRTUAL_ENV"))) out.push_back(At(*v, PythonKind::kVenv, "env:VIRTUAL_ENV"));
-  if (auto v = InTree(in, WinEnv(in, "CONDA_PREFIX"))) out.push_back(At(*v, PythonKind::kConda, "env:CONDA_PREFIX"));
+  if (auto v = InTree(in, WinEnv(in, "VIRTUAL_ENV"))) out.push_back(At(*v, PythonKind::kVenv, std::string(FoundByName(FoundBy::kVirtualEnv))));
+  if (auto v = InTree(in, WinEnv(in, "CONDA_PREFIX"))) out.push_back(At(*v, PythonKind::kConda, std::string(FoundByName(FoundBy::kCondaPrefix))));
   AddWorkingDirVenvs(in, out);
   for (const WinPathDir& d : WinPathDirs(in)) {
     if (!d.path.empty() && FindCaseless(fs, d.path + "/python.exe") && ToLower(Basename(d.path)) != "windowsapps") {
-      out.push_back(At(PrefixOfBinDir(d.path), std::nullopt, "PATH"));
+      out.push_back(At(PrefixOfBinDir(d.path), std::nullopt, std::string(FoundByName(FoundBy::kPath))));
     }
   }
   for (const std::string& user : ListCaseless(fs, "/Users", "")) AddUserInstalls(fs, user, out);
