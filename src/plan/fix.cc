@@ -171,7 +171,7 @@ std::string TorchBuildCommand(const Catalog& c, const Snapshot& s, const PythonE
   const TorchRelease* t = FindTorch(c, *torch->second.version);
   if (t == nullptr) return "";
   MachineSpec spec = EnvSpec(s, env);
-  spec.variant = variant;
+  spec.variant = VariantOrNone(variant);
   return SameReleaseCommand(c, spec, torch->second, *t).value_or("");
 }
 
