@@ -100,7 +100,7 @@ Result<MachineSpec> BuildSpec(const SpecOptions& opt, const Context& ctx) {
     if (exact && !exact->LocalLabel().empty()) {
       auto variant = Variant::Parse(exact->LocalLabel());
       if (!variant) return Err("unknown wheel variant " + Quote(exact->LocalLabel()) + " in --torch " + Quote(opt.torch));
-      spec.variant = variant->tag;
+      spec.variant = *variant;
       text = "==" + exact->Public();
     }
     auto set = SpecifierSet::Parse(text);

@@ -90,6 +90,11 @@ Variant Variant::ForCuda(const CudaVersion& cuda) {
                  "cu" + std::to_string(cuda.major) + std::to_string(cuda.minor)};
 }
 
+std::optional<Variant> VariantOrNone(std::string_view tag) {
+  if (auto v = Variant::Parse(tag)) return *v;
+  return std::nullopt;
+}
+
 Variant Variant::Cpu() { return Variant{Kind::kCpu, std::nullopt, "cpu"}; }
 
 std::pair<int, std::vector<int>> VariantSortKey(const Variant& v) {

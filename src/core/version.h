@@ -107,6 +107,9 @@ struct Variant {
   bool operator==(const Variant& o) const { return tag == o.tag; }
 };
 
+// The variant a tag names; nullopt for "" or a tag that names none.
+std::optional<Variant> VariantOrNone(std::string_view tag);
+
 // Orders variants as the catalog lists them: cpu, CUDA by version, ROCm by version, others.
 std::pair<int, std::vector<int>> VariantSortKey(const Variant& v);
 

@@ -342,10 +342,10 @@ std::optional<Plan> PlanWithRelease(const State& s, MachineSpec spec, const Torc
     if (kind && kind->kind == Variant::Kind::kCpu && HasGpu(s.spec)) keep.clear();
   }
   for (const std::string& tag : KeptVariants(s, t, keep)) {
-    spec.variant = tag;
+    spec.variant = VariantOrNone(tag);
     if (auto plan = TryPlan(s, spec)) return plan;
   }
-  spec.variant.clear();
+  spec.variant.reset();
   return TryPlan(s, spec);
 }
 
@@ -355,7 +355,7 @@ std::optional<Plan> PlanWithRelease(const State& s, MachineSpec spec, const Torc
 std::optional<Plan> CorrectedPlan(const State& s) {
   MachineSpec spec = PinSpec(s);
   spec.torch = SpecifierSet{};
-  spec.variant.clear();
+  spec.variant.reset();
   if (spec.mirror == nullptr && !s.pins.index_url.empty()) spec.mirror = FindMirror(s.c, s.pins.index_url);
   std::optional<Pep440> anchor = s.release ? std::optional<Pep440>(s.release->torch) : ExactOf(s, 0);
   if (!anchor) return TryPlan(s, spec);

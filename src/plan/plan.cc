@@ -33,12 +33,12 @@ struct Choice {
 };
 
 bool WantGpu(const MachineSpec& spec) {
-  if (!spec.variant.empty()) return spec.variant != "cpu";
+  if (spec.variant) return spec.variant->kind != Variant::Kind::kCpu;
   return spec.has_nvidia_gpu || !spec.gpus.empty() || spec.driver || spec.driver_cuda;
 }
 
 bool Considered(const MachineSpec& spec, const TorchVariant& v) {
-  if (!spec.variant.empty()) return v.variant.tag == spec.variant;
+  if (spec.variant) return v.variant.tag == spec.variant->tag;
   if (v.variant.kind == Variant::Kind::kRocm || v.variant.kind == Variant::Kind::kOther) return false;
   return WantGpu(spec) == v.variant.is_cuda();
 }
@@ -66,9 +66,9 @@ std::optional<Choice> BestVariant(const Catalog& c, const MachineSpec& spec, con
   }
   if (!any) {
     std::vector<Reason> reasons = release_reasons;
-    reasons.push_back(spec.variant.empty()
+    reasons.push_back(!spec.variant
                           ? Reason{"reject.no_wheels_platform", {{"platform", spec.platform.Name()}}}
-                          : Reason{"reject.no_such_variant", {{"variant", spec.variant}, {"platform", spec.platform.Name()}}});
+                          : Reason{"reject.no_such_variant", {{"variant", spec.variant->tag}, {"platform", spec.platform.Name()}}});
     rejected.push_back({Label(t, nullptr), Line(t), std::move(reasons)});
   }
   return best;

@@ -28,7 +28,7 @@ struct MachineSpec {
   std::optional<PyVersion> python;
   Platform platform;
   SpecifierSet torch;                      // --torch "==1.13.*"; empty = any
-  std::string variant;                     // only this wheel variant ("cu121"); "" = any
+  std::optional<Variant> variant;          // only this wheel variant (cu121); nullopt = any
   bool require_full_driver = false;        // reject variants that run only through minor-version compatibility
   bool with_torchvision = true;
   bool with_torchaudio = true;

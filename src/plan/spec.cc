@@ -4,18 +4,10 @@
 
 namespace cudamatch {
 
-namespace {
-
-bool FoundBy(const PythonEnv& env, std::string_view how) {
-  return std::find(env.found_by.begin(), env.found_by.end(), how) != env.found_by.end();
-}
-
-}  // namespace
-
 const PythonEnv* PrimaryPython(const Snapshot& snap) {
-  for (std::string_view how : {"--python", "env:VIRTUAL_ENV", "env:CONDA_PREFIX", "./.venv", "PATH"}) {
+  for (FoundBy how : {FoundBy::kGivenPython, FoundBy::kVirtualEnv, FoundBy::kCondaPrefix, FoundBy::kDotVenv, FoundBy::kPath}) {
     for (const PythonEnv& env : snap.pythons) {
-      if (FoundBy(env, how) && env.version) return &env;
+      if (WasFoundBy(env, how) && env.version) return &env;
     }
   }
   for (const PythonEnv& env : snap.pythons) {

@@ -90,10 +90,10 @@ void SuggestPython(const Catalog& c, const MachineSpec& spec, const Plan& failed
 }
 
 void SuggestTorchSpec(const Catalog& c, const MachineSpec& spec, std::vector<Reason>& out) {
-  if (spec.torch.clauses.empty() && spec.variant.empty()) return;
+  if (spec.torch.clauses.empty() && !spec.variant) return;
   MachineSpec changed = spec;
   changed.torch = SpecifierSet{};
-  changed.variant.clear();
+  changed.variant.reset();
   Plan p = PlanWithoutSuggestions(c, changed);
   if (p.release) out.push_back({"suggest.any_torch", {{"torch", PlanLabel(p)}}});
 }
@@ -149,7 +149,7 @@ void SuggestForGpus(const Catalog& c, const MachineSpec& spec, const Plan& faile
 std::vector<Reason> Suggest(const Catalog& c, const MachineSpec& spec, const Plan& failed) {
   std::vector<Reason> out;
   if (failed.rejected.empty()) {
-    out.push_back({"suggest.no_release", {{"spec", spec.torch.text + (spec.variant.empty() ? "" : "+" + spec.variant)}}});
+    out.push_back({"suggest.no_release", {{"spec", spec.torch.text + (spec.variant ? "+" + spec.variant->tag : "")}}});
   }
   SuggestDriver(c, spec, failed, out);
   SuggestPython(c, spec, failed, out);

@@ -26,6 +26,8 @@ struct ProbeInput {
   NvmlApi* nvml = nullptr;  // null: do not load NVML
   CudaApi* cuda = nullptr;  // null: do not load libcuda
   std::vector<std::string> extra_pythons;  // --python PATH, resolved inside the root
+  // Only to reject a driver CUDA no driver of its branch gives (driver.cc); every value derived
+  // from the catalog is filled by derive/ after the probes.
   const Catalog* catalog = nullptr;
   std::string host_arch;   // uname machine when root is "/"
   std::string host_glibc;  // gnu_get_libc_version() when root is "/"

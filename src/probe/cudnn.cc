@@ -25,7 +25,7 @@ std::optional<CudnnInfo> FromHeaders(const Fs& fs, const std::vector<std::string
     }
     if (auto v = ParseCudnnHeader(*text)) {
       trail.Found(h, v->ToString());
-      return CudnnInfo{std::string(Dirname(Dirname(h))), *v, h, ""};
+      return CudnnInfo{std::string(Dirname(Dirname(h))), *v, h, CudnnKind::kSystem};
     }
   }
   return std::nullopt;
@@ -43,7 +43,7 @@ std::optional<CudnnInfo> FromLibraries(const Fs& fs, const std::vector<std::stri
       if (!v || v->release.size() < 3) continue;
       std::string source = dir + "/libcudnn.so." + v->ToString();
       trail.Found(source, v->ToString());
-      return CudnnInfo{dir, *v, source, ""};
+      return CudnnInfo{dir, *v, source, CudnnKind::kSystem};
     }
   }
   return std::nullopt;
@@ -63,11 +63,11 @@ std::vector<std::string> SystemHeaders(const Fs& fs) {
   return out;
 }
 
-void Add(Snapshot& snap, CudnnInfo info, std::string kind) {
+void Add(Snapshot& snap, CudnnInfo info, CudnnKind kind) {
   for (const CudnnInfo& c : snap.cudnn) {
     if (c.source == info.source) return;
   }
-  info.kind = std::move(kind);
+  info.kind = kind;
   snap.cudnn.push_back(std::move(info));
 }
 
@@ -78,7 +78,7 @@ void ProbeCudnn(const ProbeInput& in, Snapshot& snap) {
   for (const ToolkitInfo& t : snap.toolkits) {
     auto info = FromHeaders(*in.fs, {t.path + "/include/cudnn_version.h", t.path + "/include/cudnn.h"}, trail);
     if (!info) info = FromLibraries(*in.fs, {t.path + "/lib64", t.path + "/lib"}, trail);
-    if (info) Add(snap, std::move(*info), "toolkit");
+    if (info) Add(snap, std::move(*info), CudnnKind::kToolkit);
   }
   auto system = FromHeaders(*in.fs, SystemHeaders(*in.fs), trail);
   if (!system) {
@@ -90,11 +90,11 @@ void ProbeCudnn(const ProbeInput& in, Snapshot& snap) {
     }
     system = FromLibraries(*in.fs, dirs, trail);
   }
-  if (system) Add(snap, std::move(*system), "system");
+  if (system) Add(snap, std::move(*system), CudnnKind::kSystem);
   for (const PythonEnv& env : snap.pythons) {
     for (const auto& [name, pkg] : env.packages) {
       if (!StartsWith(name, "nvidia-cudnn-") || !pkg.version) continue;
-      Add(snap, CudnnInfo{env.prefix, pkg.version, pkg.location, ""}, "pip");
+      Add(snap, CudnnInfo{env.prefix, pkg.version, pkg.location, CudnnKind::kPip}, CudnnKind::kPip);
     }
   }
 }

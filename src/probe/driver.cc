@@ -27,9 +27,9 @@ void ProbeKernelModule(const ProbeInput& in, DriverInfo& d, Trail& trail) {
     if (auto v = ParseProcDriverVersion(*text)) {
       d.kernel_module_loaded = true;
       d.kernel_version = v->version;
-      d.kernel_flavor = v->flavor;
+      d.kernel_flavor = v->open ? KernelFlavor::kOpen : KernelFlavor::kProprietary;
       d.kernel_source = "/proc/driver/nvidia/version";
-      trail.Found(d.kernel_source, v->version.text + " (" + v->flavor + ")");
+      trail.Found(d.kernel_source, v->version.text + " (" + std::string(KernelFlavorName(d.kernel_flavor)) + ")");
       return;
     }
     trail.Error("/proc/driver/nvidia/version", "no NVRM version line in " + std::to_string(text->size()) + " bytes");

@@ -11,8 +11,7 @@
 
 namespace cudamatch {
 
-// How PythonEnv::found_by names this discovery.
-inline constexpr std::string_view kFoundBySelf = "cudamatch's own environment";
+// PythonEnv::found_by names this discovery FoundByName(FoundBy::kOwnEnv) (probe/snapshot.h).
 
 // The environment prefix when `exe` (the running binary, links resolved) is <prefix>/bin/<name>
 // and <prefix>/pyvenv.cfg is a file; nullopt otherwise (a system or .deb install, a build tree).

@@ -56,7 +56,7 @@ std::optional<KernelModuleVersion> ParseProcDriverVersion(std::string_view text)
     auto v = FirstDriverToken(line.substr(13));
     if (!v) return std::nullopt;
     bool open = line.find("Open Kernel Module") != std::string_view::npos;
-    return KernelModuleVersion{*v, open ? "open" : "proprietary"};
+    return KernelModuleVersion{*v, open};
   }
   return std::nullopt;
 }

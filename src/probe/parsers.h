@@ -21,7 +21,7 @@ namespace cudamatch {
 //   GCC version:  gcc version 12.2.0 (Debian 12.2.0-14)
 struct KernelModuleVersion {
   DriverVersion version;
-  std::string flavor;  // "open" or "proprietary"
+  bool open = false;  // the open kernel module (else the proprietary one)
 };
 std::optional<KernelModuleVersion> ParseProcDriverVersion(std::string_view text);
 

@@ -47,10 +47,10 @@ std::optional<Candidate> FromExecutable(const Fs& fs, const std::string& path, s
   return c;
 }
 
-Candidate FromPrefix(std::string prefix, std::string kind, std::string found_by) {
+Candidate FromPrefix(std::string prefix, PythonKind kind, std::string found_by) {
   Candidate c;
   c.prefix = NormalizePath(prefix);
-  c.kind = std::move(kind);
+  c.kind = kind;
   c.found_by = std::move(found_by);
   return c;
 }
@@ -72,7 +72,7 @@ void AddInterpretersIn(const ProbeInput& in, const std::string& dir, const std::
   }
 }
 
-void AddSubdirs(const ProbeInput& in, const std::string& dir, const std::string& kind,
+void AddSubdirs(const ProbeInput& in, const std::string& dir, PythonKind kind,
                 const std::string& found_by, std::vector<Candidate>& out) {
   auto names = in.fs->List(dir);
   if (!names) return;
@@ -101,7 +101,7 @@ void AddConda(const ProbeInput& in, std::vector<Candidate>& out) {
   }
   std::string conda_prefix = in.Env("CONDA_PREFIX");
   if (!conda_prefix.empty()) {
-    Candidate c = FromPrefix(conda_prefix, "conda", "env:CONDA_PREFIX");
+    Candidate c = FromPrefix(conda_prefix, PythonKind::kConda, std::string(FoundByName(FoundBy::kCondaPrefix)));
     std::string parent(Dirname(c.prefix));
     if (Basename(parent) == "envs") {
       c.name = std::string(Basename(c.prefix));
@@ -111,13 +111,13 @@ void AddConda(const ProbeInput& in, std::vector<Candidate>& out) {
   }
   for (const std::string& root : roots) {
     if (!in.fs->IsDir(root + "/conda-meta") && !in.fs->IsDir(root + "/envs")) continue;
-    if (in.fs->IsDir(root + "/conda-meta")) out.push_back(FromPrefix(root, "conda", root));
-    AddSubdirs(in, root + "/envs", "conda", root + "/envs", out);
+    if (in.fs->IsDir(root + "/conda-meta")) out.push_back(FromPrefix(root, PythonKind::kConda, root));
+    AddSubdirs(in, root + "/envs", PythonKind::kConda, root + "/envs", out);
   }
   if (!home.empty()) {
     if (auto text = in.fs->Read(home + "/.conda/environments.txt", kSmallFileCap)) {
       for (const std::string& prefix : ParseEnvironmentsTxt(*text)) {
-        out.push_back(FromPrefix(prefix, "conda", "~/.conda/environments.txt"));
+        out.push_back(FromPrefix(prefix, PythonKind::kConda, "~/.conda/environments.txt"));
       }
     }
   }
@@ -126,22 +126,22 @@ void AddConda(const ProbeInput& in, std::vector<Candidate>& out) {
 std::vector<Candidate> Discover(const ProbeInput& in) {
   std::vector<Candidate> out;
   for (const std::string& p : in.extra_pythons) {
-    if (in.fs->IsDir(p)) out.push_back(FromPrefix(p, "given", "--python"));
-    else if (auto c = FromExecutable(*in.fs, p, "--python")) out.push_back(std::move(*c));
+    if (in.fs->IsDir(p)) out.push_back(FromPrefix(p, PythonKind::kGiven, std::string(FoundByName(FoundBy::kGivenPython))));
+    else if (auto c = FromExecutable(*in.fs, p, std::string(FoundByName(FoundBy::kGivenPython)))) out.push_back(std::move(*c));
   }
-  if (!in.Env("VIRTUAL_ENV").empty()) out.push_back(FromPrefix(in.Env("VIRTUAL_ENV"), "venv", "env:VIRTUAL_ENV"));
-  if (in.fs->IsFile(in.cwd + "/.venv/pyvenv.cfg")) out.push_back(FromPrefix(in.cwd + "/.venv", "venv", "./.venv"));
-  if (auto own = OwnEnvironmentPrefix(*in.fs, in.self_exe)) out.push_back(FromPrefix(*own, "venv", std::string(kFoundBySelf)));
+  if (!in.Env("VIRTUAL_ENV").empty()) out.push_back(FromPrefix(in.Env("VIRTUAL_ENV"), PythonKind::kVenv, std::string(FoundByName(FoundBy::kVirtualEnv))));
+  if (in.fs->IsFile(in.cwd + "/.venv/pyvenv.cfg")) out.push_back(FromPrefix(in.cwd + "/.venv", PythonKind::kVenv, std::string(FoundByName(FoundBy::kDotVenv))));
+  if (auto own = OwnEnvironmentPrefix(*in.fs, in.self_exe)) out.push_back(FromPrefix(*own, PythonKind::kVenv, std::string(FoundByName(FoundBy::kOwnEnv))));
   AddConda(in, out);
-  for (const std::string& dir : PathDirs(in)) AddInterpretersIn(in, dir, "PATH", out);
+  for (const std::string& dir : PathDirs(in)) AddInterpretersIn(in, dir, std::string(FoundByName(FoundBy::kPath)), out);
   for (const char* dir : {"/usr/local/bin", "/usr/bin"}) AddInterpretersIn(in, dir, dir, out);
   std::string home = in.Home();
   std::string pyenv = in.Env("PYENV_ROOT").empty() ? home + "/.pyenv" : in.Env("PYENV_ROOT");
-  if (!pyenv.empty() && pyenv != "/.pyenv") AddSubdirs(in, pyenv + "/versions", "pyenv", "pyenv", out);
+  if (!pyenv.empty() && pyenv != "/.pyenv") AddSubdirs(in, pyenv + "/versions", PythonKind::kPyenv, "pyenv", out);
   std::string uv_dir = in.Env("UV_PYTHON_INSTALL_DIR");
   if (uv_dir.empty() && !in.Env("XDG_DATA_HOME").empty()) uv_dir = in.Env("XDG_DATA_HOME") + "/uv/python";
   if (uv_dir.empty() && !home.empty()) uv_dir = home + "/.local/share/uv/python";
-  if (!uv_dir.empty()) AddSubdirs(in, uv_dir, "uv", "uv", out);
+  if (!uv_dir.empty()) AddSubdirs(in, uv_dir, PythonKind::kUv, "uv", out);
   return out;
 }
 
@@ -209,7 +209,7 @@ std::vector<std::string> PosixSiteDirs(const ProbeInput& in, const PythonEnv& en
             "/usr/local/lib64/" + py + "/site-packages", "/usr/lib/" + py + "/site-packages",
             "/usr/lib64/" + py + "/site-packages"};
   }
-  if (env.kind != "venv" && !in.Home().empty()) {
+  if (env.kind != PythonKind::kVenv && !in.Home().empty()) {
     dirs.insert(dirs.begin(), in.Home() + "/.local/lib/" + py + "/site-packages");
   }
   return dirs;
@@ -256,12 +256,12 @@ void MarkActive(const ProbeInput& in, const PythonLayout& layout, Snapshot& snap
   }
 }
 
-std::string KindOf(const Fs& fs, const Candidate& c, const std::string& prefix, bool has_pyvenv_cfg) {
-  if (c.kind == "conda" || fs.IsDir(prefix + "/conda-meta")) return "conda";
-  if (has_pyvenv_cfg) return "venv";
-  if (!c.kind.empty() && c.kind != "given") return c.kind;
-  if (prefix.find("/.pyenv/versions/") != std::string::npos) return "pyenv";
-  return c.kind.empty() ? "system" : c.kind;
+PythonKind KindOf(const Fs& fs, const Candidate& c, const std::string& prefix, bool has_pyvenv_cfg) {
+  if (c.kind == PythonKind::kConda || fs.IsDir(prefix + "/conda-meta")) return PythonKind::kConda;
+  if (has_pyvenv_cfg) return PythonKind::kVenv;
+  if (c.kind && c.kind != PythonKind::kGiven) return *c.kind;
+  if (prefix.find("/.pyenv/versions/") != std::string::npos) return PythonKind::kPyenv;
+  return c.kind.value_or(PythonKind::kSystem);
 }
 
 const PythonLayout& PosixPythonLayout() {
@@ -294,13 +294,13 @@ void ProbePythonsWith(const ProbeInput& in, const PythonLayout& layout, Snapshot
         if (e.prefix == env.prefix && (e.version ? e.version->ToString() : "") == key.second &&
             std::find(e.found_by.begin(), e.found_by.end(), c.found_by) == e.found_by.end()) {
           e.found_by.push_back(c.found_by);
-          e.cudamatch_own = e.cudamatch_own || c.found_by == kFoundBySelf;
+          e.cudamatch_own = e.cudamatch_own || c.found_by == FoundByName(FoundBy::kOwnEnv);
         }
       }
       continue;
     }
     env.found_by.push_back(c.found_by);
-    env.cudamatch_own = c.found_by == kFoundBySelf;
+    env.cudamatch_own = c.found_by == FoundByName(FoundBy::kOwnEnv);
     env.executable = c.executable.empty() ? layout.executable(*in.fs, env) : c.executable;
     FillSitePackages(in, layout, env);
     ScanPackages(*in.fs, env, trail);

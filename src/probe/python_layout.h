@@ -17,7 +17,7 @@ struct PyCandidate {
   std::string prefix;
   std::string executable;
   std::optional<PyVersion> version;
-  std::string kind;
+  std::optional<PythonKind> kind;  // what discovery already knows
   std::string name;
   std::string found_by;
   bool known_dir = false;  // discovery already saw a directory there

@@ -45,6 +45,59 @@ std::optional<NvmlState> ParseNvmlState(std::string_view name) {
   return std::nullopt;
 }
 
+std::string_view KernelFlavorName(KernelFlavor f) {
+  switch (f) {
+    case KernelFlavor::kOpen: return "open";
+    case KernelFlavor::kProprietary: return "proprietary";
+    case KernelFlavor::kUnknown: break;
+  }
+  return "";
+}
+
+std::string_view FoundByName(FoundBy f) {
+  switch (f) {
+    case FoundBy::kGivenPython: return "--python";
+    case FoundBy::kVirtualEnv: return "env:VIRTUAL_ENV";
+    case FoundBy::kCondaPrefix: return "env:CONDA_PREFIX";
+    case FoundBy::kDotVenv: return "./.venv";
+    case FoundBy::kPath: return "PATH";
+    case FoundBy::kOwnEnv: return "cudamatch's own environment";
+  }
+  return "";
+}
+
+std::string_view PythonKindName(PythonKind k) {
+  switch (k) {
+    case PythonKind::kSystem: return "system";
+    case PythonKind::kVenv: return "venv";
+    case PythonKind::kConda: return "conda";
+    case PythonKind::kPyenv: return "pyenv";
+    case PythonKind::kUv: return "uv";
+    case PythonKind::kGiven: return "given";
+    case PythonKind::kStore: return "store";
+  }
+  return "system";
+}
+
+std::string_view ToolkitKindName(ToolkitKind k) {
+  switch (k) {
+    case ToolkitKind::kSystem: return "system";
+    case ToolkitKind::kDebian: return "debian";
+    case ToolkitKind::kConda: return "conda";
+    case ToolkitKind::kPip: return "pip";
+  }
+  return "system";
+}
+
+std::string_view CudnnKindName(CudnnKind k) {
+  switch (k) {
+    case CudnnKind::kSystem: return "system";
+    case CudnnKind::kToolkit: return "toolkit";
+    case CudnnKind::kPip: return "pip";
+  }
+  return "system";
+}
+
 std::string_view OriginName(Origin o) {
   switch (o) {
     case Origin::kNone: return "none";

@@ -61,6 +61,28 @@ struct ImplausibleValue {
   std::string expected;  // what a real value looks like
 };
 
+// The kernel module /proc/driver/nvidia/version names.
+enum class KernelFlavor { kUnknown, kOpen, kProprietary };
+std::string_view KernelFlavorName(KernelFlavor f);  // "open", "proprietary"; "" when unknown
+
+// What kind of Python environment a prefix is.
+enum class PythonKind { kSystem, kVenv, kConda, kPyenv, kUv, kGiven, kStore };
+std::string_view PythonKindName(PythonKind k);  // "system", "venv", "conda", "pyenv", "uv", "given", "store"
+
+// The named ways a Python environment is found (PythonEnv::found_by also holds directories
+// searched, written as they are): written by the probes and matched by plan/ through one table.
+enum class FoundBy { kGivenPython, kVirtualEnv, kCondaPrefix, kDotVenv, kPath, kOwnEnv };
+// "--python", "env:VIRTUAL_ENV", "env:CONDA_PREFIX", "./.venv", "PATH", "cudamatch's own environment"
+std::string_view FoundByName(FoundBy f);
+
+// Where a CUDA toolkit comes from.
+enum class ToolkitKind { kSystem, kDebian, kConda, kPip };
+std::string_view ToolkitKindName(ToolkitKind k);  // "system", "debian", "conda", "pip"
+
+// Where a cuDNN comes from.
+enum class CudnnKind { kSystem, kToolkit, kPip };
+std::string_view CudnnKindName(CudnnKind k);  // "system", "toolkit", "pip"
+
 // How far the driver probe got with NVML.
 enum class NvmlState {
   kNotTried,
@@ -83,7 +105,7 @@ struct DriverInfo {
   // Kernel module (from /proc/driver/nvidia/version or /sys/module/nvidia/version).
   bool kernel_module_loaded = false;
   std::optional<DriverVersion> kernel_version;
-  std::string kernel_flavor;  // "open", "proprietary" or ""
+  KernelFlavor kernel_flavor = KernelFlavor::kUnknown;
   std::string kernel_source;
   // User space (NVML, or the real names of libcuda.so.* / libnvidia-ml.so.*).
   std::optional<DriverVersion> userspace_version;
@@ -144,7 +166,7 @@ struct ToolkitInfo {
   std::vector<std::string> found_by;  // "/usr/local/cuda-12.4", "PATH", "CUDA_HOME", ...
   std::optional<CudaVersion> version;
   std::string version_source;
-  std::string kind;  // "system", "debian", "conda", "pip"
+  ToolkitKind kind = ToolkitKind::kSystem;
   bool has_nvcc = false;
   bool active = false;
   std::string active_reason;  // "PATH", "CUDA_HOME", "/usr/local/cuda"
@@ -156,7 +178,7 @@ struct CudnnInfo {
   std::string path;
   std::optional<Pep440> version;
   std::string source;
-  std::string kind;  // "system", "toolkit", "pip"
+  CudnnKind kind = CudnnKind::kSystem;
 };
 
 // One shared object read for the GPU code it carries and what it links (probe/binaries.cc).
@@ -224,7 +246,7 @@ struct PythonEnv {
   std::string prefix;
   std::optional<PyVersion> version;
   std::string version_source;
-  std::string kind;  // "system", "venv", "conda", "pyenv", "uv", "given"
+  PythonKind kind = PythonKind::kSystem;
   std::string name;  // conda env name, pyenv version
   bool active = false;        // the environment a bare `python` in this shell runs
   std::string active_reason;  // "VIRTUAL_ENV", "CONDA_PREFIX", "PYENV_VERSION", "pyenv version", "PATH"
@@ -234,6 +256,14 @@ struct PythonEnv {
   std::map<std::string, PackageInfo> packages;  // torch, torchvision, torchaudio, triton, nvidia-*
   std::vector<ExtensionInfo> extensions;         // distributions shipping CUDA shared objects
 };
+
+inline bool WasFoundBy(const PythonEnv& env, FoundBy how) {
+  std::string_view name = FoundByName(how);
+  for (const std::string& f : env.found_by) {
+    if (f == name) return true;
+  }
+  return false;
+}
 
 struct LibraryPathEntry {
   std::string dir;

@@ -19,7 +19,7 @@ namespace {
 struct Location {
   std::string path;
   std::string found_by;
-  std::string kind;
+  ToolkitKind kind = ToolkitKind::kSystem;
 };
 
 std::optional<CudaVersion> VersionFromDistInfo(const Fs& fs, const std::string& dir, std::string* source) {
@@ -90,7 +90,7 @@ void FillHostCompilerLimit(const Fs& fs, ToolkitInfo& t, Trail& trail) {
 
 void AddEnv(const ProbeInput& in, std::vector<Location>& out) {
   for (const char* var : {"CUDA_HOME", "CUDA_PATH", "CUDA_ROOT"}) {
-    if (!in.Env(var).empty()) out.push_back({in.Env(var), std::string("env:") + var, "system"});
+    if (!in.Env(var).empty()) out.push_back({in.Env(var), std::string("env:") + var, ToolkitKind::kSystem});
   }
 }
 
@@ -122,7 +122,7 @@ void AddPath(const ProbeInput& in, std::vector<Location>& out, Trail& trail) {
     if (!real) continue;
     std::string root(Dirname(Dirname(*real)));
     if (root == "/usr" && in.fs->IsDir("/usr/lib/cuda")) root = "/usr/lib/cuda";  // Debian's layout
-    out.push_back({root, "PATH " + nvcc, root == "/usr/lib/cuda" ? "debian" : "system"});
+    out.push_back({root, "PATH " + nvcc, root == "/usr/lib/cuda" ? ToolkitKind::kDebian : ToolkitKind::kSystem});
   }
 }
 
@@ -130,7 +130,7 @@ void AddGlob(const ProbeInput& in, const std::string& dir, std::vector<Location>
   auto names = in.fs->List(dir);
   if (!names) return;
   for (const std::string& n : *names) {
-    if (StartsWith(n, "cuda")) out.push_back({dir + "/" + n, dir + "/" + n, "system"});
+    if (StartsWith(n, "cuda")) out.push_back({dir + "/" + n, dir + "/" + n, ToolkitKind::kSystem});
   }
 }
 
@@ -138,23 +138,23 @@ void AddGlob(const ProbeInput& in, const std::string& dir, std::vector<Location>
 // (found by the Python probe, so nothing is looked up for environments without one).
 void AddPythonEnvs(const ProbeInput& in, const Snapshot& snap, std::vector<Location>& out) {
   for (const PythonEnv& env : snap.pythons) {
-    if (env.kind == "conda" && in.fs->IsFile(env.prefix + "/bin/nvcc")) {
-      out.push_back({env.prefix, "conda env " + env.prefix, "conda"});
+    if (env.kind == PythonKind::kConda && in.fs->IsFile(env.prefix + "/bin/nvcc")) {
+      out.push_back({env.prefix, "conda env " + env.prefix, ToolkitKind::kConda});
     }
     bool pip_nvcc = std::any_of(env.packages.begin(), env.packages.end(),
                                 [](const auto& kv) { return StartsWith(kv.first, "nvidia-cuda-nvcc"); });
     if (!pip_nvcc) continue;
     for (const std::string& site : env.site_packages) {
       for (const char* sub : {"/nvidia/cuda_nvcc", "/nvidia/cu13", "/nvidia/cu12"}) {
-        out.push_back({site + sub, "pip " + site + sub, "pip"});
+        out.push_back({site + sub, "pip " + site + sub, ToolkitKind::kPip});
       }
     }
   }
 }
 
-bool LooksLikeToolkit(const Fs& fs, const std::string& path, const std::string& kind) {
+bool LooksLikeToolkit(const Fs& fs, const std::string& path, ToolkitKind kind) {
   if (fs.IsFile(path + "/bin/nvcc")) return true;
-  if (kind == "conda" || kind == "pip") return false;
+  if (kind == ToolkitKind::kConda || kind == ToolkitKind::kPip) return false;
   return fs.IsFile(path + "/version.json") || fs.IsFile(path + "/version.txt") ||
          fs.IsFile(path + "/include/cuda.h");
 }
@@ -190,7 +190,7 @@ void ProbeToolkits(const ProbeInput& in, Snapshot& snap) {
   AddEnv(in, locations);
   AddGlob(in, "/usr/local", locations);
   AddGlob(in, "/opt", locations);
-  locations.push_back({"/usr/lib/cuda", "/usr/lib/cuda", "debian"});
+  locations.push_back({"/usr/lib/cuda", "/usr/lib/cuda", ToolkitKind::kDebian});
   AddPythonEnvs(in, snap, locations);
   for (const Location& l : locations) {
     if (!in.fs->Exists(l.path)) {

@@ -24,10 +24,10 @@ namespace {
 constexpr const char* kCondaRoots[] = {"anaconda3", "miniconda3", "miniforge3", "mambaforge"};
 constexpr const char* kStorePrefix = "PythonSoftwareFoundation.Python.";
 
-PyCandidate At(std::string prefix, std::string kind, std::string found_by) {
+PyCandidate At(std::string prefix, std::optional<PythonKind> kind, std::string found_by) {
   PyCandidate c;
   c.prefix = std::move(prefix);
-  c.kind = std::move(kind);
+  c.kind = kind;
   c.found_by = std::move(found_by);
   return c;
 }
@@ -56,10 +56,10 @@ std::optional<std::string> InTree(const ProbeInput& in, std::string_view win_pat
 }
 
 void AddCondaRoot(const Fs& fs, const std::string& root, std::vector<PyCandidate>& out) {
-  if (FindCaseless(fs, root + "/conda-meta")) out.push_back(At(root, "conda", root));
+  if (FindCaseless(fs, root + "/conda-meta")) out.push_back(At(root, PythonKind::kConda, root));
   for (const std::string& env : ListCaseless(fs, root + "/envs", "")) {
     if (!fs.IsDir(env)) continue;
-    PyCandidate c = At(env, "conda", root + "/envs");
+    PyCandidate c = At(env, PythonKind::kConda, root + "/envs");
     c.name = std::string(Basename(env));
     c.known_dir = true;
     out.push_back(std::move(c));
@@ -68,22 +68,22 @@ void AddCondaRoot(const Fs& fs, const std::string& root, std::vector<PyCandidate
 
 void AddUserInstalls(const Fs& fs, const std::string& user, std::vector<PyCandidate>& out) {
   for (const std::string& p : ListCaseless(fs, user + "/AppData/Local/Programs/Python", "Python3")) {
-    out.push_back(At(p, "system", "python.org (per user)"));
+    out.push_back(At(p, PythonKind::kSystem, "python.org (per user)"));
   }
   for (const char* root : kCondaRoots) {
     if (auto r = FindCaseless(fs, user + "/" + root)) AddCondaRoot(fs, *r, out);
   }
   for (const std::string& p : ListCaseless(fs, user + "/AppData/Local/Packages", kStorePrefix)) {
-    out.push_back(At(p, "store", "Microsoft Store"));
+    out.push_back(At(p, PythonKind::kStore, "Microsoft Store"));
   }
 }
 
 void AddWorkingDirVenvs(const ProbeInput& in, std::vector<PyCandidate>& out) {
   auto cwd = InTree(in, in.cwd);
   if (!cwd) return;
-  if (in.fs->IsFile(*cwd + "/pyvenv.cfg")) out.push_back(At(*cwd, "venv", "working directory"));
+  if (in.fs->IsFile(*cwd + "/pyvenv.cfg")) out.push_back(At(*cwd, PythonKind::kVenv, "working directory"));
   for (const std::string& sub : ListCaseless(*in.fs, *cwd, "")) {
-    if (in.fs->IsFile(sub + "/pyvenv.cfg")) out.push_back(At(sub, "venv", "working directory"));
+    if (in.fs->IsFile(sub + "/pyvenv.cfg")) out.push_back(At(sub, PythonKind::kVenv, "working directory"));
   }
 }
 
@@ -98,18 +98,18 @@ std::vector<PyCandidate> DiscoverWindows(const ProbeInput& in) {
   for (const std::string& p : in.extra_pythons) {
     auto real = InTree(in, p);
     if (!real) continue;
-    out.push_back(At(fs.IsDir(*real) ? *real : PrefixOfBinDir(std::string(Dirname(*real))), "given", "--python"));
+    out.push_back(At(fs.IsDir(*real) ? *real : PrefixOfBinDir(std::string(Dirname(*real))), PythonKind::kGiven, std::string(FoundByName(FoundBy::kGivenPython))));
   }
-  if (auto v = InTree(in, WinEnv(in, "VIRTUAL_ENV"))) out.push_back(At(*v, "venv", "env:VIRTUAL_ENV"));
-  if (auto v = InTree(in, WinEnv(in, "CONDA_PREFIX"))) out.push_back(At(*v, "conda", "env:CONDA_PREFIX"));
+  if (auto v = InTree(in, WinEnv(in, "VIRTUAL_ENV"))) out.push_back(At(*v, PythonKind::kVenv, std::string(FoundByName(FoundBy::kVirtualEnv))));
+  if (auto v = InTree(in, WinEnv(in, "CONDA_PREFIX"))) out.push_back(At(*v, PythonKind::kConda, std::string(FoundByName(FoundBy::kCondaPrefix))));
   AddWorkingDirVenvs(in, out);
   for (const WinPathDir& d : WinPathDirs(in)) {
     if (!d.path.empty() && FindCaseless(fs, d.path + "/python.exe") && ToLower(Basename(d.path)) != "windowsapps") {
-      out.push_back(At(PrefixOfBinDir(d.path), "", "PATH"));
+      out.push_back(At(PrefixOfBinDir(d.path), std::nullopt, std::string(FoundByName(FoundBy::kPath))));
     }
   }
   for (const std::string& user : ListCaseless(fs, "/Users", "")) AddUserInstalls(fs, user, out);
-  for (const std::string& p : ListCaseless(fs, "/Program Files", "Python3")) out.push_back(At(p, "system", "python.org (all users)"));
+  for (const std::string& p : ListCaseless(fs, "/Program Files", "Python3")) out.push_back(At(p, PythonKind::kSystem, "python.org (all users)"));
   for (const char* root : kCondaRoots) {
     if (auto r = FindCaseless(fs, std::string("/ProgramData/") + root)) AddCondaRoot(fs, *r, out);
   }
@@ -143,10 +143,10 @@ std::vector<std::string> WindowsSiteDirs(const ProbeInput& in, const PythonEnv& 
     if (auto p = FindCaseless(*in.fs, path)) dirs.push_back(*p);
   };
   std::string tag = env.version ? "Python" + std::to_string(env.version->major) + std::to_string(env.version->minor) : "";
-  if (env.kind != "venv" && !tag.empty()) {
+  if (env.kind != PythonKind::kVenv && !tag.empty()) {
     if (auto appdata = InTree(in, WinEnv(in, "APPDATA"))) add(*appdata + "/Python/" + tag + "/site-packages");
   }
-  if (env.kind == "store" && !tag.empty()) add(env.prefix + "/LocalCache/local-packages/" + tag + "/site-packages");
+  if (env.kind == PythonKind::kStore && !tag.empty()) add(env.prefix + "/LocalCache/local-packages/" + tag + "/site-packages");
   add(env.prefix + "/Lib/site-packages");
   return dirs;
 }

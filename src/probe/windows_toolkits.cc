@@ -50,7 +50,7 @@ std::optional<size_t> AddToolkit(const Fs& fs, Snapshot& snap, const std::string
   ToolkitInfo t;
   t.path = path;
   t.found_by.push_back(found_by);
-  t.kind = "system";
+  t.kind = ToolkitKind::kSystem;
   t.has_nvcc = FindCaseless(fs, path + "/bin/nvcc.exe").has_value();
   FillToolkitVersion(fs, t);
   trail.Found(path, t.version ? "CUDA " + t.version->ToString() : "version unknown");
@@ -88,7 +88,7 @@ void ProbeWindowsToolkits(const ProbeInput& in, Snapshot& snap) {
 void ProbeWindowsCudnn(const ProbeInput& in, Snapshot& snap) {
   Trail trail(snap, "cudnn");
   const Fs& fs = *in.fs;
-  auto from_header = [&](const std::string& header, const std::string& dir, const char* kind) {
+  auto from_header = [&](const std::string& header, const std::string& dir, CudnnKind kind) {
     auto text = fs.Read(header, kSmallFileCap);
     if (!text) return;
     auto v = ParseCudnnHeader(*text);
@@ -97,15 +97,15 @@ void ProbeWindowsCudnn(const ProbeInput& in, Snapshot& snap) {
     snap.cudnn.push_back(CudnnInfo{dir, *v, header, kind});
   };
   for (const ToolkitInfo& t : snap.toolkits) {
-    if (auto h = FindCaseless(fs, t.path + "/include/cudnn_version.h")) from_header(*h, t.path, "toolkit");
+    if (auto h = FindCaseless(fs, t.path + "/include/cudnn_version.h")) from_header(*h, t.path, CudnnKind::kToolkit);
   }
   for (const std::string& dir : ListCaseless(fs, "/Program Files/NVIDIA/CUDNN", "v")) {
     if (auto h = FindCaseless(fs, dir + "/include/cudnn_version.h")) {
-      from_header(*h, dir, "system");
+      from_header(*h, dir, CudnnKind::kSystem);
       continue;
     }
     for (const std::string& sub : ListCaseless(fs, dir + "/include", "")) {
-      if (auto h = FindCaseless(fs, sub + "/cudnn_version.h")) from_header(*h, dir, "system");
+      if (auto h = FindCaseless(fs, sub + "/cudnn_version.h")) from_header(*h, dir, CudnnKind::kSystem);
     }
   }
 }

@@ -15,7 +15,7 @@ Json DriverJson(const DriverInfo& d) {
   j["kernel_module_loaded"] = d.kernel_module_loaded;
   j["source"] = OptText(d.userspace_version ? d.userspace_source : d.kernel_source);
   j["kernel_version"] = OptString(d.kernel_version);
-  j["kernel_flavor"] = OptText(d.kernel_flavor);
+  j["kernel_flavor"] = OptText(KernelFlavorName(d.kernel_flavor));
   j["kernel_source"] = OptText(d.kernel_source);
   j["userspace_version"] = OptString(d.userspace_version);
   j["userspace_source"] = OptText(d.userspace_source);
@@ -132,7 +132,7 @@ Json PythonJson(const PythonEnv& e) {
   j["prefix"] = e.prefix;
   j["version"] = OptString(e.version);
   j["version_source"] = OptText(e.version_source);
-  j["kind"] = e.kind;
+  j["kind"] = PythonKindName(e.kind);
   j["name"] = OptText(e.name);
   j["active"] = e.active;
   j["active_reason"] = OptText(e.active_reason);
@@ -218,12 +218,12 @@ Json DoctorJson(const Snapshot& snap, const std::vector<Finding>& findings) {
   for (const GpuInfo& g : snap.gpus) gpus.push_back(GpuJson(g));
   for (const ToolkitInfo& t : snap.toolkits) {
     toolkits.push_back(Json{{"version", OptString(t.version)}, {"path", t.path}, {"active", t.active},
-                            {"active_reason", OptText(t.active_reason)}, {"kind", t.kind}, {"nvcc", t.has_nvcc},
+                            {"active_reason", OptText(t.active_reason)}, {"kind", ToolkitKindName(t.kind)}, {"nvcc", t.has_nvcc},
                             {"version_source", OptText(t.version_source)}, {"found_by", StringList(t.found_by)},
                             {"max_gcc", t.max_gcc ? Json(*t.max_gcc) : Json()}, {"max_gcc_source", OptText(t.max_gcc_source)}});
   }
   for (const CudnnInfo& c : snap.cudnn) {
-    cudnn.push_back(Json{{"version", OptString(c.version)}, {"path", c.path}, {"kind", c.kind}, {"source", c.source}});
+    cudnn.push_back(Json{{"version", OptString(c.version)}, {"path", c.path}, {"kind", CudnnKindName(c.kind)}, {"source", c.source}});
   }
   for (const PythonEnv& e : snap.pythons) {
     pythons.push_back(PythonJson(e));

@@ -66,7 +66,7 @@ std::string DriverSection(const Snapshot& s, const TextOptions& o) {
   std::vector<std::vector<std::string>> rows;
   bool windows = s.platform.os == Os::kWindows;  // one driver, no kernel module or device nodes to show
   if (!windows && d.kernel_version) {
-    rows.push_back({Tr(L, "doctor.driver.kernel"), d.kernel_version->text + Paren(L, Tr(L, "flavor." + d.kernel_flavor)),
+    rows.push_back({Tr(L, "doctor.driver.kernel"), d.kernel_version->text + Paren(L, Tr(L, FlavorMessageId(d.kernel_flavor))),
                     o.style.Dim(d.kernel_source)});
   } else if (!windows) {
     rows.push_back({Tr(L, "doctor.driver.kernel"), Tr(L, d.wsl ? "doctor.driver.kernel_wsl" : "doctor.driver.kernel_none"), ""});
@@ -123,7 +123,7 @@ std::string CudnnSection(const Snapshot& s, const TextOptions& o) {
   if (s.cudnn.empty()) return Section("doctor.section.cudnn", o) + "  " + Tr(L, "doctor.cudnn.none") + "\n";
   std::vector<std::vector<std::string>> rows;
   for (const CudnnInfo& c : s.cudnn) {
-    rows.push_back({OrUnknown(c.version, L), Tr(L, "cudnn.kind." + c.kind), c.path, o.style.Dim(c.source)});
+    rows.push_back({OrUnknown(c.version, L), Tr(L, CudnnKindMessageId(c.kind)), c.path, o.style.Dim(c.source)});
   }
   return Section("doctor.section.cudnn", o) + RenderColumns(rows, "  ");
 }
@@ -180,7 +180,7 @@ std::string PythonSection(const Snapshot& s, const TextOptions& o) {
   for (const PythonEnv& e : s.pythons) {
     std::string version = "Python " + OrUnknown(e.version, L);
     std::string active = e.active ? "  " + Tr(L, "doctor.toolkits.active", {{"reason", e.active_reason}}) : "";
-    out += std::string(e.active ? "  * " : "    ") + o.style.Cyan(V(e.prefix)) + "  " + V(version) + "  " + Tr(L, "pykind." + e.kind) +
+    out += std::string(e.active ? "  * " : "    ") + o.style.Cyan(V(e.prefix)) + "  " + V(version) + "  " + Tr(L, PythonKindMessageId(e.kind)) +
            (e.name.empty() ? "" : " '" + V(e.name) + "'") + active +
            (e.cudamatch_own ? "  " + o.style.Dim(Tr(L, "doctor.pythons.cudamatch_own")) : "") + "\n";
     std::vector<std::string> pkgs;

@@ -11,6 +11,10 @@
 
 namespace cudamatch {
 
+std::string_view FlavorMessageId(KernelFlavor f);
+std::string_view PythonKindMessageId(PythonKind k);
+std::string_view CudnnKindMessageId(CudnnKind k);
+
 // nvml.skipped.root, ...; nullopt for the states shown as they are (ok, an error, not tried).
 std::optional<std::string_view> NvmlMessageId(NvmlState s);
 // The NVML row of `doctor`: "ok", the error, or why it was not loaded in the user's language.

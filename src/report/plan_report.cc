@@ -18,7 +18,7 @@ std::string SpecSummary(const MachineSpec& spec, Lang lang) {
   if (spec.gpus.empty()) parts.push_back(Tr(lang, spec.has_nvidia_gpu ? "spec.gpu_unknown" : "spec.no_gpu"));
   parts.push_back(spec.python ? "Python " + spec.python->ToString() : Tr(lang, "spec.python_any"));
   parts.push_back(spec.platform.Name());
-  if (!spec.torch.text.empty()) parts.push_back("torch" + spec.torch.text + (spec.variant.empty() ? "" : "+" + spec.variant));
+  if (!spec.torch.text.empty()) parts.push_back("torch" + spec.torch.text + (spec.variant ? "+" + spec.variant->tag : ""));
   return Join(parts, ", ");
 }
 

@@ -129,7 +129,7 @@ Snapshot Machine(const char* driver, const char* cuda, const char* gpu, const ch
   WithGpu(s, gpu, cc);
   PythonEnv env;
   env.prefix = "/home/u/venv";
-  env.kind = "venv";
+  env.kind = PythonKind::kVenv;
   env.version = PyVersion::Parse("3.10").value();
   env.found_by = {"env:VIRTUAL_ENV"};
   s.pythons.push_back(env);

@@ -58,8 +58,8 @@ TEST(OwnEnvironment, ListedAndLabelledWithoutActivation) {
   const PythonEnv* own = Find(s, kPipx);
   ASSERT_NE(own, nullptr);
   EXPECT_TRUE(own->cudamatch_own);
-  EXPECT_EQ(own->kind, "venv");
-  EXPECT_EQ(own->found_by, std::vector<std::string>{std::string(kFoundBySelf)});
+  EXPECT_EQ(own->kind, PythonKind::kVenv);
+  EXPECT_EQ(own->found_by, std::vector<std::string>{std::string(FoundByName(FoundBy::kOwnEnv))});
   ASSERT_TRUE(own->version.has_value());
   EXPECT_EQ(own->version->ToString(), "3.11");
   const PythonEnv* project = Find(s, "/home/u/proj/.venv");

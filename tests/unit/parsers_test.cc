@@ -30,7 +30,7 @@ TEST(ProcDriverVersion, ProprietaryOpenAndOlderFormats) {
     auto v = ParseProcDriverVersion(c.text);
     ASSERT_TRUE(v) << c.text;
     EXPECT_EQ(v->version.text, c.version);
-    EXPECT_EQ(v->flavor, c.flavor);
+    EXPECT_EQ(v->open ? "open" : "proprietary", std::string(c.flavor));
   }
   EXPECT_FALSE(ParseProcDriverVersion("garbage\n"));
   EXPECT_FALSE(ParseProcDriverVersion(""));

@@ -175,7 +175,7 @@ TEST(Plan, ARejectionListsEveryFailingConstraint) {
   // Pascal on 590 with cu130: the driver cannot drive the GPU and the wheel has no sm_61.
   MachineSpec s = Spec("590.44.01", {"6.1"}, "3.12");
   s.torch = SpecifierSet::Parse("==2.9.0").value();
-  s.variant = "cu130";
+  s.variant = VariantOrNone("cu130");
   Plan p = MakePlan(TheCatalog(), s);
   ASSERT_EQ(p.release, nullptr);
   ASSERT_EQ(p.rejected.size(), 1u);
@@ -187,7 +187,7 @@ TEST(Plan, ARejectionListsEveryFailingConstraint) {
 TEST(Plan, TorchWithALocalTagPicksThatVariant) {
   MachineSpec s = Spec(nullptr, {"8.6"}, nullptr);
   s.torch = SpecifierSet::Parse("==2.5.1").value();
-  s.variant = "cu121";
+  s.variant = VariantOrNone("cu121");
   Plan p = MakePlan(TheCatalog(), s);
   ASSERT_NE(p.release, nullptr);
   EXPECT_EQ(p.variant->variant.tag, "cu121");

@@ -144,7 +144,7 @@ Snapshot Linux(const char* driver, const char* cuda, const char* gpu, const char
 void WithTorch(Snapshot& s, const char* version, const char* variant, const char* cuda) {
   PythonEnv env;
   env.prefix = "/env";
-  env.kind = "venv";
+  env.kind = PythonKind::kVenv;
   env.version = PyVersion::Parse("3.11").value();
   env.found_by = {"env:VIRTUAL_ENV"};
   PackageInfo p;

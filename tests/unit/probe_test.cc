@@ -225,18 +225,18 @@ TEST(PythonProbe, CondaVenvAndPackages) {
   }
   ASSERT_NE(conda, nullptr);
   ASSERT_NE(venv, nullptr);
-  EXPECT_EQ(conda->kind, "conda");
+  EXPECT_EQ(conda->kind, PythonKind::kConda);
   EXPECT_EQ(conda->name, "t");
   EXPECT_EQ(conda->version->ToString(), "3.10");
   EXPECT_EQ(VariantTag(conda->packages.at("torch")), "cu121");
   EXPECT_EQ(conda->packages.at("torch").cuda->MajorMinor(), "12.1");
   EXPECT_EQ(VariantTag(conda->packages.at("torchvision")), "cu121");
   EXPECT_EQ(conda->packages.at("nvidia-cudnn-cu12").version->ToString(), "8.9.2.26");
-  EXPECT_EQ(venv->kind, "venv");
+  EXPECT_EQ(venv->kind, PythonKind::kVenv);
   EXPECT_EQ(venv->version->ToString(), "3.11");
   EXPECT_EQ(VariantTag(venv->packages.at("torch")), "cpu");
   ASSERT_EQ(s.cudnn.size(), 1u);
-  EXPECT_EQ(s.cudnn[0].kind, "pip");
+  EXPECT_EQ(s.cudnn[0].kind, CudnnKind::kPip);
 }
 
 // cudamatch installed with `uv tool install` (or pipx) runs from its own tool environment, which
@@ -281,7 +281,7 @@ TEST(PythonProbe, PypiBuildWithoutVersionPyUsesRequirements) {
   EXPECT_EQ(torch.version->ToString(), "2.4.0");
   EXPECT_EQ(torch.cuda->MajorMinor(), "12.1");
   EXPECT_EQ(VariantTag(torch), "cu121");
-  EXPECT_EQ(s.pythons[0].kind, "pyenv");
+  EXPECT_EQ(s.pythons[0].kind, PythonKind::kPyenv);
 }
 
 TEST(PythonProbe, VersionPyIsReadNeverExecutedAndCapped) {

@@ -27,7 +27,7 @@ Snapshot Machine(const char* gpu, const char* cc) {
   s.gpus.push_back(g);
   PythonEnv env;
   env.prefix = "/venv";
-  env.kind = "venv";
+  env.kind = PythonKind::kVenv;
   env.version = PyVersion::Parse("3.11").value();
   PackageInfo torch;
   torch.name = "torch";

@@ -46,7 +46,7 @@ PythonEnv& WithTorch(Snapshot& s, const char* torch, const char* variant, const 
                      const char* vision = nullptr, const char* python = "3.10") {
   PythonEnv env;
   env.prefix = "/env" + std::to_string(s.pythons.size());
-  env.kind = "venv";
+  env.kind = PythonKind::kVenv;
   env.version = PyVersion::Parse(python).value();
   env.found_by = {"env:VIRTUAL_ENV"};
   PackageInfo p;

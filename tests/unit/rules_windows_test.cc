@@ -30,7 +30,7 @@ Snapshot Windows(const char* driver) {
 void WithTorch(Snapshot& s, const char* version, const char* variant, const char* cuda) {
   PythonEnv env;
   env.prefix = "/Users/ann/AppData/Local/Programs/Python/Python312";
-  env.kind = "system";
+  env.kind = PythonKind::kSystem;
   env.version = PyVersion::Parse("3.12").value();
   PackageInfo p;
   p.name = "torch";

@@ -198,7 +198,7 @@ MachineSpec SpecOf(const Situation& s) {
   spec.platform.arch = Arch::kX86_64;
   std::string torch = s.torch;
   if (size_t plus = torch.find('+'); plus != std::string::npos) {
-    spec.variant = torch.substr(plus + 1);
+    spec.variant = VariantOrNone(torch.substr(plus + 1));
     torch = torch.substr(0, plus);
   }
   if (!torch.empty()) spec.torch = SpecifierSet::Parse(torch).value();

@@ -62,6 +62,50 @@ TEST(Vocabulary, NvmlStatusIsTheStateOrTheError) {
   EXPECT_NE(NvmlText(d, Lang::kZh), NvmlText(d, Lang::kEn));
 }
 
+// Each enum's names are distinct and are the strings JSON has always written.
+template <class E, class F>
+std::vector<std::string> Names(std::initializer_list<E> all, F name) {
+  std::vector<std::string> out;
+  for (E e : all) out.emplace_back(name(e));
+  return out;
+}
+
+TEST(Vocabulary, KindNamesAreTheJsonStrings) {
+  EXPECT_EQ(Names({KernelFlavor::kUnknown, KernelFlavor::kOpen, KernelFlavor::kProprietary}, KernelFlavorName),
+            (std::vector<std::string>{"", "open", "proprietary"}));
+  EXPECT_EQ(Names({PythonKind::kSystem, PythonKind::kVenv, PythonKind::kConda, PythonKind::kPyenv, PythonKind::kUv,
+                   PythonKind::kGiven, PythonKind::kStore},
+                  PythonKindName),
+            (std::vector<std::string>{"system", "venv", "conda", "pyenv", "uv", "given", "store"}));
+  EXPECT_EQ(Names({ToolkitKind::kSystem, ToolkitKind::kDebian, ToolkitKind::kConda, ToolkitKind::kPip}, ToolkitKindName),
+            (std::vector<std::string>{"system", "debian", "conda", "pip"}));
+  EXPECT_EQ(Names({CudnnKind::kSystem, CudnnKind::kToolkit, CudnnKind::kPip}, CudnnKindName),
+            (std::vector<std::string>{"system", "toolkit", "pip"}));
+  EXPECT_EQ(Names({FoundBy::kGivenPython, FoundBy::kVirtualEnv, FoundBy::kCondaPrefix, FoundBy::kDotVenv, FoundBy::kPath,
+                   FoundBy::kOwnEnv},
+                  FoundByName),
+            (std::vector<std::string>{"--python", "env:VIRTUAL_ENV", "env:CONDA_PREFIX", "./.venv", "PATH",
+                                      "cudamatch's own environment"}));
+}
+
+TEST(Vocabulary, EveryKindHasTextInBothLanguages) {
+  for (Lang lang : {Lang::kEn, Lang::kZh}) {
+    for (PythonKind k : {PythonKind::kSystem, PythonKind::kVenv, PythonKind::kConda, PythonKind::kPyenv, PythonKind::kUv,
+                         PythonKind::kGiven, PythonKind::kStore}) {
+      EXPECT_TRUE(HasMessage(lang, PythonKindMessageId(k))) << PythonKindName(k);
+    }
+    for (CudnnKind k : {CudnnKind::kSystem, CudnnKind::kToolkit, CudnnKind::kPip}) {
+      EXPECT_TRUE(HasMessage(lang, CudnnKindMessageId(k))) << CudnnKindName(k);
+    }
+    for (KernelFlavor f : {KernelFlavor::kUnknown, KernelFlavor::kOpen, KernelFlavor::kProprietary}) {
+      EXPECT_TRUE(HasMessage(lang, FlavorMessageId(f))) << KernelFlavorName(f);
+    }
+    for (NvmlState s : {NvmlState::kSkippedRoot, NvmlState::kSkippedNoModule, NvmlState::kSkippedNoLibrary}) {
+      EXPECT_TRUE(HasMessage(lang, *NvmlMessageId(s))) << NvmlStateName(s);
+    }
+  }
+}
+
 // A driver whose libcuda.so.1 is there but whose version no source told.
 Snapshot UnknownUserSpaceDriver() {
   Snapshot s;

@@ -94,11 +94,11 @@ TEST(WindowsProbes, PythonsAreFoundCaselesslyWithTheirVersionsAndPackages) {
   EXPECT_EQ(sys.packages.at("torch").variant->tag, "cu124");
   ASSERT_TRUE(by_prefix.count("/Work/.venv"));
   EXPECT_TRUE(by_prefix["/Work/.venv"]->active);
-  EXPECT_EQ(by_prefix["/Work/.venv"]->kind, "venv");
+  EXPECT_EQ(by_prefix["/Work/.venv"]->kind, PythonKind::kVenv);
   EXPECT_EQ(by_prefix["/Work/.venv"]->executable, "/Work/.venv/Scripts/python.exe");
   const std::string store = "/Users/ann/AppData/Local/Packages/PythonSoftwareFoundation.Python.3.12_qbz5n2kfra8p0";
   ASSERT_TRUE(by_prefix.count(store));
-  EXPECT_EQ(by_prefix[store]->kind, "store");
+  EXPECT_EQ(by_prefix[store]->kind, PythonKind::kStore);
   EXPECT_EQ(by_prefix[store]->version->ToString(), "3.12");
   ASSERT_EQ(by_prefix[store]->site_packages.size(), 1u);
   EXPECT_EQ(snap.host.path_python.prefix, "/Work/.venv");
