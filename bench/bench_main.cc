@@ -121,6 +121,104 @@ void BM_DoctorSynthetic(benchmark::State& state) {
 }
 BENCHMARK(BM_DoctorSynthetic)->Arg(10)->Arg(200)->Arg(2000)->Unit(benchmark::kMillisecond)->Complexity(benchmark::oN);
 
+// Scaling: N conda environments, each with a problem (torch built for CUDA 12.1 under a driver
+// that serves CUDA 11.4: one error finding per environment). Probe, diagnosis (with fix
+// verification) and JSON; the "per_env" counter is the time per environment, flat when linear.
+std::string ProblemMachine(int envs) {
+  std::string root = std::filesystem::temp_directory_path() / ("cudamatch-bench-problem-" + std::to_string(envs));
+  if (std::filesystem::exists(root + "/.done")) return root;
+  auto write = [&](const std::string& rel, const std::string& text) {
+    std::filesystem::path p = root + "/" + rel;
+    std::filesystem::create_directories(p.parent_path());
+    std::ofstream(p) << text;
+  };
+  write("proc/driver/nvidia/version", "NVRM version: NVIDIA UNIX x86_64 Kernel Module  470.82.01  Fri Oct 15 00:00:00 UTC 2021\n");
+  write("proc/driver/nvidia/gpus/0000:01:00.0/information", "Model: \t\t NVIDIA GeForce RTX 3090\nBus Location: \t 0000:01:00.0\n");
+  write("home/u/miniconda3/conda-meta/history", "");
+  std::string listed;
+  for (int i = 0; i < envs; ++i) {
+    std::string env = "home/u/miniconda3/envs/env" + std::to_string(i);
+    std::string site = env + "/lib/python3.10/site-packages";
+    listed += "/" + env + "\n";
+    write(env + "/conda-meta/history", "");
+    write(env + "/bin/python3.10", "");
+    write(site + "/torch/version.py", "__version__ = '2.3.1+cu121'\ndebug = False\ncuda: Optional[str] = '12.1'\nhip: Optional[str] = None\n");
+    write(site + "/torch-2.3.1+cu121.dist-info/METADATA", "Metadata-Version: 2.1\nName: torch\nVersion: 2.3.1+cu121\n");
+  }
+  write("home/u/.conda/environments.txt", listed);  // each environment found twice, as conda lists them
+  write(".done", "");
+  return root;
+}
+
+void BM_DoctorScaling(benchmark::State& state) {
+  std::string root = ProblemMachine(static_cast<int>(state.range(0)));
+  auto fs = MakeRealFs(root);
+  ProbeInput in;
+  in.fs = fs.get();
+  in.catalog = &TheCatalog();
+  in.env = {{"HOME", "/home/u"}, {"PATH", "/usr/bin"}};
+  size_t findings_n = 0;
+  for (auto _ : state) {
+    Snapshot snap = TakeSnapshot(in);
+    std::vector<Finding> findings = Diagnose(snap, TheCatalog());
+    benchmark::DoNotOptimize(JsonText(DoctorJson(snap, findings)));
+    findings_n = findings.size();
+  }
+  state.counters["findings"] = static_cast<double>(findings_n);
+  state.counters["per_env"] = benchmark::Counter(static_cast<double>(state.range(0)),
+                                                 benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+  state.SetComplexityN(state.range(0));
+}
+BENCHMARK(BM_DoctorScaling)->Arg(10)->Arg(100)->Arg(1000)->Arg(5000)->Unit(benchmark::kMillisecond)->Iterations(1)
+    ->Repetitions(1)->Complexity(benchmark::oN);
+
+// The probe alone over the same machines: what is left when diagnosis is taken out.
+void BM_ProbeScaling(benchmark::State& state) {
+  std::string root = ProblemMachine(static_cast<int>(state.range(0)));
+  auto fs = MakeRealFs(root);
+  ProbeInput in;
+  in.fs = fs.get();
+  in.catalog = &TheCatalog();
+  in.env = {{"HOME", "/home/u"}, {"PATH", "/usr/bin"}};
+  size_t envs = 0;
+  for (auto _ : state) envs = TakeSnapshot(in).pythons.size();
+  state.counters["envs"] = static_cast<double>(envs);
+  state.counters["per_env"] = benchmark::Counter(static_cast<double>(state.range(0)),
+                                                 benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+}
+BENCHMARK(BM_ProbeScaling)->Arg(10)->Arg(100)->Arg(1000)->Arg(5000)->Unit(benchmark::kMillisecond)->Iterations(1);
+
+// The cuDNN probe over N pip cuDNN wheels (in memory: 100 environments of N/100 wheels each).
+void BM_CudnnWheels(benchmark::State& state) {
+  FakeFs fs;
+  ProbeInput in;
+  in.fs = &fs;
+  Snapshot base;
+  size_t wheels = static_cast<size_t>(state.range(0));
+  for (size_t e = 0; e < 100; ++e) {
+    PythonEnv env;
+    env.prefix = "/envs/e" + std::to_string(e);
+    for (size_t w = 0; w < wheels / 100; ++w) {
+      PackageInfo pkg;
+      pkg.name = "nvidia-cudnn-cu12-" + std::to_string(w);
+      pkg.version = Pep440::Parse("9.1.0.70").value();
+      pkg.location = env.prefix + "/site-packages/" + pkg.name + "-9.1.0.70.dist-info";
+      env.packages.emplace(pkg.name, pkg);
+    }
+    base.pythons.push_back(std::move(env));
+  }
+  size_t found = 0;
+  for (auto _ : state) {
+    Snapshot snap = base;
+    ProbeCudnn(in, snap);
+    found = snap.cudnn.size();
+  }
+  state.counters["cudnn"] = static_cast<double>(found);
+  state.counters["per_wheel"] = benchmark::Counter(static_cast<double>(wheels),
+                                                   benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+}
+BENCHMARK(BM_CudnnWheels)->Arg(1000)->Arg(10000)->Arg(100000)->Unit(benchmark::kMillisecond)->Iterations(1);
+
 }  // namespace
 }  // namespace cudamatch
 

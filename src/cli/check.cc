@@ -35,7 +35,11 @@ int RunCheck(const CheckOptions& opt, Context& ctx) {
   if (opt.pins.empty() && opt.requirements.empty()) return Fail("check needs pins (torch==2.3.1 ...) or -r requirements.txt");
   auto pins = ReadPins(opt);
   if (!pins) return Fail(pins.error());
-  if (pins->pins.empty() && pins->issues.empty()) return Fail("no torch, torchvision or torchaudio pin found");
+  // Nothing to check is no plan for torch: a file without pins (or one misread) is said so.
+  if (pins->pins.empty() && !opt.requirements.empty()) {
+    return Fail("no pins found in " + opt.requirements + " (torch, torchvision or torchaudio)", kExitFindings);
+  }
+  if (pins->pins.empty()) return Fail("no torch, torchvision or torchaudio pin found");
   auto spec = BuildSpec(opt.spec, ctx);
   if (!spec) return Fail(spec.error(), SpecErrorExit(spec.err()));
   CheckResult result = CheckPins(ctx.catalog, *spec, *pins);

@@ -43,7 +43,7 @@ namespace {
 // is this machine's own "/". Under --root nothing is loaded and no process is started.
 void AttachNvidiaLibraries(MachineProbe& m, ProbeInput& in, int timeout_ms) {
   if (m.fs->root() != "/") return;
-  NvidiaLibraries libs = NvidiaLibraryNames(*m.fs);
+  NvidiaLibraries libs = NvidiaLibraryNames(in);
   m.nvml = MakeRealNvml(libs.nvml, timeout_ms);
   m.cuda = MakeRealCuda(libs.cuda, timeout_ms);
   in.nvml = m.nvml.get();

@@ -9,6 +9,7 @@
 #include "core/fs.h"
 #include "core/platform.h"
 #include "core/result.h"
+#include "probe/context.h"
 
 namespace cudamatch {
 
@@ -35,13 +36,17 @@ HostFacts ThisHost();
 // The working directory as a path under "/": PWD when the shell gave it (its logical path).
 std::string WorkingDirectory(const std::string& pwd);
 
-// The NVIDIA libraries to ask on this machine (sonames, DLL names or paths), found through `fs`
-// (this machine's "/").
+// The NVIDIA libraries to ask on this machine, by absolute path, found through `in` (this
+// machine's "/" and environment). Linux: the first of each soname in the loader's directories
+// (LibraryDirs: absolute LD_LIBRARY_PATH elements, /etc/ld.so.conf, the default directories)
+// that may be loaded (core/dynlib.h); when none may, the untrusted one found (its load is refused
+// with the reason) or the bare soname (refused as not absolute). Windows: System32 or the driver
+// store.
 struct NvidiaLibraries {
   std::string nvml;
   std::string cuda;
 };
-NvidiaLibraries NvidiaLibraryNames(const Fs& fs);
+NvidiaLibraries NvidiaLibraryNames(const ProbeInput& in);
 
 // True when `path` (as the user wrote it) is a directory.
 bool IsDirectory(const std::string& path);

@@ -8,6 +8,7 @@
 
 #include "cli/machine.h"
 #include "cli/process.h"
+#include "core/dynlib.h"
 #include "core/text.h"
 
 extern char** environ;
@@ -52,7 +53,20 @@ std::string WorkingDirectory(const std::string& pwd) {
   return "";
 }
 
-NvidiaLibraries NvidiaLibraryNames(const Fs&) { return {"libnvidia-ml.so.1", "libcuda.so.1"}; }
+namespace {
+
+std::string TrustedLibrary(const ProbeInput& in, std::string_view soname) {
+  LibraryChoice choice = ChooseTrustedLibrary(soname, LibraryDirs(in));
+  if (!choice.path.empty()) return choice.path;
+  if (!choice.rejected.empty()) return choice.rejected.front().substr(0, choice.rejected.front().find(": "));
+  return std::string(soname);
+}
+
+}  // namespace
+
+NvidiaLibraries NvidiaLibraryNames(const ProbeInput& in) {
+  return {TrustedLibrary(in, "libnvidia-ml.so.1"), TrustedLibrary(in, "libcuda.so.1")};
+}
 
 bool IsDirectory(const std::string& path) {
   struct stat st;

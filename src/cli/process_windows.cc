@@ -111,8 +111,19 @@ std::string WorkingDirectory(const std::string&) { return UnderRoot(FullPath("."
 
 // System32\nvml.dll where the driver put one, else the newest nv* package of the driver store;
 // cuDriverGetVersion from System32\nvcuda.dll.
-NvidiaLibraries NvidiaLibraryNames(const Fs& fs) {
-  NvidiaLibraries libs{"nvml.dll", "nvcuda.dll"};
+// Both by absolute path (System32 as Windows reports it), never searched for by bare name.
+namespace {
+std::string SystemDirectoryFile(const char* name) {
+  wchar_t dir[MAX_PATH];
+  UINT n = GetSystemDirectoryW(dir, MAX_PATH);
+  if (n == 0 || n >= MAX_PATH) return name;  // a bare name: LoadDynamicLibrary searches System32 only
+  return Utf8FromWide(std::wstring(dir, n)) + "\\" + name;
+}
+}  // namespace
+
+NvidiaLibraries NvidiaLibraryNames(const ProbeInput& in) {
+  const Fs& fs = *in.fs;
+  NvidiaLibraries libs{SystemDirectoryFile("nvml.dll"), SystemDirectoryFile("nvcuda.dll")};
   if (FindCaseless(fs, "/Windows/System32/nvml.dll")) return libs;
   for (const std::string& pkg : ListCaseless(fs, "/Windows/System32/DriverStore/FileRepository", "nv")) {
     if (auto p = FindCaseless(fs, pkg + "/nvml.dll")) {

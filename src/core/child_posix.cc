@@ -10,6 +10,7 @@
 
 #include <cerrno>
 #include <chrono>
+#include <algorithm>
 #include <cstring>
 #include <utility>
 
@@ -48,24 +49,62 @@ void WriteAll(int fd, const std::string& text) {
   _exit(0);
 }
 
-// Reads until end of file, the cap or the deadline. False on timeout.
-bool ReadReply(int fd, Clock::time_point deadline, size_t cap, std::string& out) {
+// Appends what `fd` holds now, without waiting, up to `cap` in all; stops at end of file or
+// when nothing more is there.
+void Drain(int fd, size_t cap, std::string& out) {
+  fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
   char buf[4096];
   while (true) {
-    pollfd p{fd, POLLIN, 0};
-    int ready = poll(&p, 1, MillisLeft(deadline));
-    if (ready < 0 && errno == EINTR) continue;
-    if (ready <= 0) return false;
     ssize_t n = read(fd, buf, sizeof(buf));
-    if (n < 0 && (errno == EINTR || errno == EAGAIN)) continue;
-    if (n <= 0) return true;
-    size_t take = std::min(static_cast<size_t>(n), cap - std::min(cap, out.size()));
-    out.append(buf, take);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return;
+    out.append(buf, std::min(static_cast<size_t>(n), cap - std::min(cap, out.size())));
   }
 }
 
-// Waits until the child has ended or the deadline passes: on a pidfd where the kernel has them
-// (Linux 5.3), else in short sleeps.
+// True once the child has ended (it is not reaped: its process group stays for the kill after).
+bool HasEnded(pid_t pid) {
+  siginfo_t info{};
+  return waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOHANG | WNOWAIT) != 0 || info.si_pid == pid;
+}
+
+// Reads the reply until end of file or until the child has ended (a helper it started may keep
+// the pipe open: what the child wrote before it ended is the reply), the cap or the deadline.
+// Watches the child on a pidfd where the kernel has them (Linux 5.3), else every 20 ms. False on
+// timeout.
+bool ReadReply(int fd, pid_t pid, Clock::time_point deadline, size_t cap, std::string& out) {
+  int pidfd = static_cast<int>(syscall(SYS_pidfd_open, pid, 0));
+  bool answered = false;
+  char buf[4096];
+  while (true) {
+    pollfd p[2] = {{fd, POLLIN, 0}, {pidfd, POLLIN, 0}};
+    int wait_ms = pidfd >= 0 ? MillisLeft(deadline) : std::min(20, MillisLeft(deadline));
+    int ready = poll(p, pidfd >= 0 ? 2 : 1, wait_ms);
+    if (ready < 0 && errno == EINTR) continue;
+    if (ready < 0) break;
+    if (p[0].revents != 0) {
+      ssize_t n = read(fd, buf, sizeof(buf));
+      if (n < 0 && (errno == EINTR || errno == EAGAIN)) continue;
+      if (n <= 0) {
+        answered = true;
+        break;
+      }
+      out.append(buf, std::min(static_cast<size_t>(n), cap - std::min(cap, out.size())));
+      continue;
+    }
+    if (pidfd >= 0 ? p[1].revents != 0 : HasEnded(pid)) {
+      Drain(fd, cap, out);
+      answered = true;
+      break;
+    }
+    if (MillisLeft(deadline) == 0) break;
+  }
+  if (pidfd >= 0) close(pidfd);
+  return answered;
+}
+
+// Waits until the child has ended or the deadline passes: on a pidfd where the kernel has them,
+// else in short sleeps.
 void AwaitExit(pid_t pid, Clock::time_point deadline) {
   int pidfd = static_cast<int>(syscall(SYS_pidfd_open, pid, 0));
   if (pidfd >= 0) {
@@ -75,23 +114,23 @@ void AwaitExit(pid_t pid, Clock::time_point deadline) {
     close(pidfd);
     return;
   }
-  siginfo_t info{};
-  while (MillisLeft(deadline) > 0) {
-    info.si_pid = 0;
-    if (waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOHANG | WNOWAIT) != 0 || info.si_pid == pid) return;
+  while (MillisLeft(deadline) > 0 && !HasEnded(pid)) {
     timespec pause{0, 50 * 1000};
     nanosleep(&pause, nullptr);
   }
 }
 
-// Reaps the child once it has ended, by the deadline; after it, kills its process group.
+// Reaps the child once it has ended, by the deadline; after it, kills it. Either way what it left
+// running in its process group (a helper holding the pipe) is killed before the child is reaped,
+// while the group still exists.
 int Reap(pid_t pid, Clock::time_point deadline, bool* killed) {
   int status = 0;
   AwaitExit(pid, deadline);
-  if (waitpid(pid, &status, WNOHANG) == pid) return status;
-  *killed = true;
+  if (!HasEnded(pid)) {
+    *killed = true;
+    kill(pid, SIGKILL);
+  }
   kill(-pid, SIGKILL);
-  kill(pid, SIGKILL);
   while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
   return status;
@@ -126,7 +165,7 @@ ChildOutcome FinishChild(PendingChild& child) {
   ChildOutcome outcome;
   if (!child.started()) return outcome;
   std::string reply;
-  bool in_time = ReadReply(static_cast<int>(child.fd_), child.deadline_, child.max_reply_, reply);
+  bool in_time = ReadReply(static_cast<int>(child.fd_), static_cast<pid_t>(child.pid_), child.deadline_, child.max_reply_, reply);
   close(static_cast<int>(child.fd_));
   child.fd_ = -1;
   bool killed = !in_time;

@@ -1,13 +1,94 @@
 #include <dlfcn.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
+#include <climits>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 
 #include "core/dynlib.h"
 
 namespace cudamatch {
 
+namespace {
+
+std::string ModeText(mode_t mode) {
+  char text[16];
+  std::snprintf(text, sizeof(text), "%04o", static_cast<unsigned>(mode & 07777));
+  return text;
+}
+
+// Why `st` (of `what`, a file or a directory) is not trusted, or "".
+std::string OwnerOrModeProblem(const std::string& what, const struct stat& st) {
+  if (st.st_uid != 0 && st.st_uid != geteuid()) {
+    return what + " belongs to another user (uid " + std::to_string(st.st_uid) + ")";
+  }
+  bool writable_by_others = (st.st_mode & (S_IWGRP | S_IWOTH)) != 0;
+  bool sticky_dir = S_ISDIR(st.st_mode) && (st.st_mode & S_ISVTX) != 0;
+  if (writable_by_others && !sticky_dir) return what + " is writable by group or others (mode " + ModeText(st.st_mode) + ")";
+  return "";
+}
+
+std::string DirProblem(const std::string& dir) {
+  struct stat st;
+  if (stat(dir.c_str(), &st) != 0) return "its directory " + dir + " cannot be examined: " + std::strerror(errno);
+  return OwnerOrModeProblem("its directory " + dir, st);
+}
+
+std::string ParentOf(const std::string& path) {
+  size_t slash = path.rfind('/');
+  return slash == 0 || slash == std::string::npos ? "/" : path.substr(0, slash);
+}
+
+std::string RealPath(const std::string& path) {
+  char* real = realpath(path.c_str(), nullptr);
+  if (real == nullptr) return "";
+  std::string out = real;
+  free(real);
+  return out;
+}
+
+}  // namespace
+
+std::string UntrustedLibraryReason(const std::string& path) {
+  if (path.empty() || path.front() != '/') return "not an absolute path";
+  std::string real = RealPath(path);
+  if (real.empty()) return std::string("cannot be resolved: ") + std::strerror(errno);
+  struct stat st;
+  if (stat(real.c_str(), &st) != 0) return std::string("cannot be examined: ") + std::strerror(errno);
+  if (!S_ISREG(st.st_mode)) return real + " is not a regular file";
+  if (std::string why = OwnerOrModeProblem("the file " + real, st); !why.empty()) return why;
+  for (const std::string& dir : {ParentOf(path), ParentOf(real)}) {
+    if (std::string why = DirProblem(dir); !why.empty()) return why;
+  }
+  return "";
+}
+
+LibraryChoice ChooseTrustedLibrary(std::string_view soname, const std::vector<std::string>& dirs) {
+  LibraryChoice choice;
+  for (const std::string& dir : dirs) {
+    if (dir.empty() || dir.front() != '/') continue;
+    std::string path = (dir.back() == '/' ? dir : dir + "/") + std::string(soname);
+    struct stat st;
+    if (lstat(path.c_str(), &st) != 0) continue;
+    if (std::string why = UntrustedLibraryReason(path); !why.empty()) {
+      choice.rejected.push_back(path + ": " + why);
+      continue;
+    }
+    choice.path = path;
+    break;
+  }
+  return choice;
+}
+
 DynamicLibrary LoadDynamicLibrary(const std::string& name) {
   DynamicLibrary lib;
+  if (std::string why = UntrustedLibraryReason(name); !why.empty()) {
+    lib.error = "dlopen " + name + ": not opened: " + why +
+                " (only libraries found by absolute path in trusted directories are loaded)";
+    return lib;
+  }
   lib.handle = dlopen(name.c_str(), RTLD_LAZY | RTLD_LOCAL);
   if (lib.handle == nullptr) {
     const char* e = dlerror();

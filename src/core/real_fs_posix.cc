@@ -120,32 +120,18 @@ class RealFs : public Fs {
   }
 
   Result<std::string> Read(std::string_view path, size_t max_bytes) const override {
-    // The type is checked before opening for reading, so FIFOs and devices are never opened; the
-    // descriptor is checked again, as the file may change in between.
     struct stat st;
-    if (!StatPath(path, &st)) return Failed(path);
-    if (!S_ISREG(st.st_mode)) return Err(Describe(path) + ": not a regular file");
-    Fd fd(Open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY));
-    if (!fd.ok()) return Failed(path);
-    struct stat st2;
-    if (fstat(fd.get(), &st2) != 0 || !S_ISREG(st2.st_mode) || st2.st_ino != st.st_ino || st2.st_dev != st.st_dev) {
-      return Err(Describe(path) + ": changed while being opened");
-    }
-    return ReadAll(fd.get(), path, max_bytes, static_cast<size_t>(st2.st_size));
+    auto fd = OpenRegular(path, &st);
+    if (!fd) return Err(fd.error());
+    Fd owned(*fd);
+    return ReadAll(owned.get(), path, max_bytes, static_cast<size_t>(st.st_size));
   }
 
   Result<std::unique_ptr<RandomAccessFile>> Open(std::string_view path) const override {
     struct stat st;
-    if (!StatPath(path, &st)) return Failed(path);
-    if (!S_ISREG(st.st_mode)) return Err(Describe(path) + ": not a regular file");
-    int fd = Open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY);
-    if (fd < 0) return Failed(path);
-    struct stat st2;
-    if (fstat(fd, &st2) != 0 || !S_ISREG(st2.st_mode) || st2.st_ino != st.st_ino || st2.st_dev != st.st_dev) {
-      close(fd);
-      return Err(Describe(path) + ": changed while being opened");
-    }
-    return std::unique_ptr<RandomAccessFile>(new FdFile(fd, static_cast<uint64_t>(st2.st_size), Describe(path)));
+    auto fd = OpenRegular(path, &st);
+    if (!fd) return Err(fd.error());
+    return std::unique_ptr<RandomAccessFile>(new FdFile(*fd, static_cast<uint64_t>(st.st_size), Describe(path)));
   }
 
   Result<std::vector<std::string>> List(std::string_view path) const override {
@@ -255,6 +241,29 @@ class RealFs : public Fs {
     }
     unreadable_.emplace(place, ErrnoText(err));
     errno = err;
+  }
+
+  // A regular file opened for reading, its type checked on the descriptor that is read: the path
+  // is opened once with O_PATH (which opens no FIFO or device), that descriptor is checked, and
+  // the same file is then opened for reading through it (/proc/self/fd), so a FIFO or device
+  // swapped in after the check is never opened. Without /proc the path is opened again and must
+  // still be the file checked. `st` is the file's status.
+  Result<int> OpenRegular(std::string_view path, struct stat* st) const {
+    Fd checked(Open(path, O_PATH));
+    if (!checked.ok() || fstat(checked.get(), st) != 0) return Failed(path);
+    if (!S_ISREG(st->st_mode)) return Err(Describe(path) + ": not a regular file");
+    std::string self = "/proc/self/fd/" + std::to_string(checked.get());
+    int fd = open(self.c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    bool reopened = fd >= 0;
+    if (!reopened && errno == ENOENT) fd = Open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY);
+    if (fd < 0) return Failed(path);
+    struct stat st2;
+    if (fstat(fd, &st2) != 0 || !S_ISREG(st2.st_mode) || st2.st_ino != st->st_ino || st2.st_dev != st->st_dev) {
+      close(fd);
+      return Err(Describe(path) + ": changed while being opened");
+    }
+    *st = st2;
+    return fd;
   }
 
   bool StatPath(std::string_view path, struct stat* st) const {
@@ -398,6 +407,7 @@ Result<std::string> ReadInputFile(const std::string& path, size_t cap) {
   auto fs = MakeRealFs("/");
   FileInfo info = fs->Stat(absolute);
   if (!info.exists()) return Err(path + ": no such file");
+  if (info.type == FileType::kDirectory) return Err(path + ": is a directory");
   if (info.type != FileType::kRegular) return Err(path + ": not a regular file");
   if (info.size > cap) return Err(path + ": larger than " + std::to_string(cap) + " bytes");
   auto text = fs->Read(absolute, cap + 1);

@@ -247,6 +247,7 @@ Result<std::string> ReadInputFile(const std::string& path, size_t cap) {
   std::string name = "/" + Utf8FromWide(full.substr(slash + 1));
   FileInfo info = fs.Stat(name);
   if (!info.exists()) return Err(path + ": no such file");
+  if (info.type == FileType::kDirectory) return Err(path + ": is a directory");
   if (info.type != FileType::kRegular) return Err(path + ": not a regular file");
   if (info.size > cap) return Err(path + ": larger than " + std::to_string(cap) + " bytes");
   auto text = fs.Read(name, cap + 1);

@@ -194,7 +194,7 @@ std::optional<PackageInstall> TorchVariantInstall(const Catalog& c, const Snapsh
   const TorchRelease* t = InstalledRelease(c, env);
   if (t == nullptr) return std::nullopt;
   MachineSpec spec = EnvSpec(s, env);
-  spec.variant = variant;
+  spec.variant = VariantOrNone(variant);
   return SameRelease(c, spec, *Installed(env, "torch"), *t);
 }
 

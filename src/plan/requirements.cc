@@ -1,6 +1,8 @@
 #include "plan/requirements.h"
 
 #include <algorithm>
+#include <cstdint>
+#include <utility>
 
 #include "core/fs.h"
 #include "core/text.h"
@@ -51,7 +53,8 @@ Result<Pin> ParsePin(std::string_view text) {
 }
 
 // pip follows includes without limit; a link loop (sub -> .) makes every path new, so the depth
-// and the number of files read are bounded.
+// and the number of files read are bounded, and so are the bytes read in all and the pins kept
+// (256 includes of one large file would otherwise multiply it).
 constexpr size_t kMaxIncludeDepth = 16;
 constexpr size_t kMaxIncludedFiles = 256;
 
@@ -60,6 +63,8 @@ struct Reader {
   PinSet set;
   std::vector<std::string> stack;  // files being read, for cycle detection
   size_t included = 0;             // files read through -r / -c
+  size_t bytes = 0;                // bytes of every file read, the first one too
+  bool pins_cut = false;           // kMaxRequirementPins reached: noted once
 };
 
 std::string Dirname(const std::string& path) {
@@ -89,7 +94,12 @@ void Include(Reader& r, const std::string& file, int line, const std::string& te
     r.set.issues.push_back({file, line, text, "req.include_unreadable"});
     return;
   }
-  ParseFile(r, full, *content);
+  if (r.bytes + content->size() > kMaxRequirementBytes) {
+    r.set.issues.push_back({file, line, text, "req.bytes_limit"});
+    return;
+  }
+  r.bytes += content->size();
+  ParseFile(r, full, DecodeRequirementsText(*content));
 }
 
 void Option(Reader& r, const std::string& file, int line, std::string_view l) {
@@ -117,6 +127,10 @@ void ParseLine(Reader& r, const std::string& file, int line, std::string_view l)
     return;
   }
   if (!IsTracked(pin->name)) return;
+  if (r.set.pins.size() >= kMaxRequirementPins) {
+    if (!std::exchange(r.pins_cut, true)) r.set.issues.push_back({file, line, std::string(l), "req.pins_limit"});
+    return;
+  }
   pin->file = file;
   pin->line = line;
   r.set.pins.push_back(std::move(*pin));
@@ -169,8 +183,66 @@ Result<PinSet> ParsePinArgs(const std::vector<std::string>& args) {
 
 PinSet ParseRequirements(const std::string& file, std::string_view text, const IncludeReader& read) {
   Reader r{read, {}, {}};
-  ParseFile(r, file, text);
+  r.bytes = text.size();
+  ParseFile(r, file, DecodeRequirementsText(text));
   return std::move(r.set);
+}
+
+namespace {
+
+void AppendUtf8(uint32_t cp, std::string& out) {
+  if (cp < 0x80) {
+    out += static_cast<char>(cp);
+  } else if (cp < 0x800) {
+    out += static_cast<char>(0xC0 | (cp >> 6));
+    out += static_cast<char>(0x80 | (cp & 0x3F));
+  } else if (cp < 0x10000) {
+    out += static_cast<char>(0xE0 | (cp >> 12));
+    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+    out += static_cast<char>(0x80 | (cp & 0x3F));
+  } else {
+    out += static_cast<char>(0xF0 | (cp >> 18));
+    out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
+    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+    out += static_cast<char>(0x80 | (cp & 0x3F));
+  }
+}
+
+// UTF-16 after its byte order mark; an unpaired surrogate becomes U+FFFD, an odd last byte is dropped.
+std::string Utf16ToUtf8(std::string_view bytes, bool big_endian) {
+  std::string out;
+  out.reserve(bytes.size() / 2);
+  auto unit = [&](size_t i) {
+    auto b0 = static_cast<unsigned char>(bytes[i]), b1 = static_cast<unsigned char>(bytes[i + 1]);
+    return static_cast<uint32_t>(big_endian ? (b0 << 8) | b1 : (b1 << 8) | b0);
+  };
+  for (size_t i = 0; i + 1 < bytes.size(); i += 2) {
+    uint32_t u = unit(i);
+    if (u >= 0xD800 && u < 0xDC00 && i + 3 < bytes.size() && unit(i + 2) >= 0xDC00 && unit(i + 2) < 0xE000) {
+      AppendUtf8(0x10000 + ((u - 0xD800) << 10) + (unit(i + 2) - 0xDC00), out);
+      i += 2;
+    } else {
+      AppendUtf8(u >= 0xD800 && u < 0xE000 ? 0xFFFD : u, out);
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string DecodeRequirementsText(std::string_view bytes) {
+  std::string text;
+  if (StartsWith(bytes, "\xEF\xBB\xBF")) text = bytes.substr(3);
+  else if (StartsWith(bytes, "\xFF\xFE")) text = Utf16ToUtf8(bytes.substr(2), false);
+  else if (StartsWith(bytes, "\xFE\xFF")) text = Utf16ToUtf8(bytes.substr(2), true);
+  else text = bytes;
+  std::string out;
+  out.reserve(text.size());
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (text[i] != '\r') out += text[i];
+    else if (i + 1 >= text.size() || text[i + 1] != '\n') out += '\n';  // CR alone ends a line; CRLF is LF
+  }
+  return out;
 }
 
 }  // namespace cudamatch

@@ -1,5 +1,5 @@
 // Pins from command-line arguments or a requirements file, read the way pip reads them: comments,
-// line continuations, `--hash` options after a requirement, `name @ URL` (version and local tag
+// line continuations, byte order marks and UTF-16, CR / CRLF / LF line ends, `--hash` options after a requirement, `name @ URL` (version and local tag
 // from the wheel's file name), bare names, extras, environment markers, `-r` / `-c` includes
 // (cycles reported), and the index options, which are kept. Pure: includes are read through
 // a callback, so the caller decides how files are opened.
@@ -43,6 +43,15 @@ Result<PinSet> ParsePinArgs(const std::vector<std::string>& args);
 // Reads an included file by the path as written (already joined to the including file's folder).
 using IncludeReader = std::function<Result<std::string>(const std::string& path)>;
 PinSet ParseRequirements(const std::string& file, std::string_view text, const IncludeReader& read);
+
+// What a requirements file (and each file it includes) may add up to: bytes read in all and
+// pins kept; past either, the rest is skipped with a "req.bytes_limit" / "req.pins_limit" issue.
+inline constexpr size_t kMaxRequirementBytes = 16u << 20;
+inline constexpr size_t kMaxRequirementPins = 10000;
+
+// The text of a requirements file as pip decodes it: a UTF-8 byte order mark dropped, UTF-16 LE
+// or BE (by their byte order mark) turned into UTF-8, and CR and CRLF line ends made LF.
+std::string DecodeRequirementsText(std::string_view bytes);
 
 // "torch-2.0.1%2Bcu118-cp310-cp310-linux_x86_64.whl" (or a URL ending in one) -> "2.0.1+cu118".
 std::string WheelVersion(std::string_view url_or_name);

@@ -51,6 +51,7 @@ BinaryInfo ReadBinary(const Fs& fs, const std::string& path, Trail& trail) {
     trail.Error(path, b.error);
     return b;
   }
+  for (const std::string& cut : elf->cut) trail.Skipped(path, "cap: " + cut);
   b.needed = elf->needed;
   b.rpath = elf->rpath;
   b.runpath = elf->runpath;

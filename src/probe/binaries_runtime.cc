@@ -5,6 +5,7 @@
 // directory. Versions come from the real file name (libcudnn.so.9.1.0) or, for a copy inside an
 // nvidia-* wheel, from that wheel's metadata.
 #include <algorithm>
+#include <unordered_set>
 
 #include "core/text.h"
 #include "probe/binaries.h"
@@ -24,30 +25,56 @@ bool IsRuntimeSoname(std::string_view name) {
          StartsWith(name, "libcudnn.so");
 }
 
+// $ORIGIN and ${ORIGIN} replaced in one pass from left to right: an origin that itself holds
+// "$ORIGIN" (a directory so named) is not expanded again.
 std::string Expand(std::string_view entry, std::string_view origin) {
-  std::string out(entry);
-  for (std::string_view var : {"${ORIGIN}", "$ORIGIN"}) {
-    for (size_t pos; (pos = out.find(var)) != std::string::npos;) out.replace(pos, var.size(), origin);
+  std::string out;
+  while (!entry.empty()) {
+    size_t len = StartsWith(entry, "${ORIGIN}") ? 9 : StartsWith(entry, "$ORIGIN") ? 7 : 0;
+    if (len > 0) {
+      out += origin;
+      entry.remove_prefix(len);
+    } else {
+      out += entry.front();
+      entry.remove_prefix(1);
+    }
   }
   return NormalizePath(out);
 }
 
-std::vector<SearchDir> SearchOrder(const ProbeInput& in, const BinaryInfo& lib) {
+// Directories searched, each once, at most kMaxSearchDirs (a library's RPATH and RUNPATH are
+// capped by ReadElf already; LD_LIBRARY_PATH and ld.so.conf add to them).
+constexpr size_t kMaxSearchDirs = 1024;
+
+class SearchList {
+ public:
+  void Add(std::string dir, LibOrigin origin) {
+    if (dirs_.size() >= kMaxSearchDirs || !seen_.insert(dir).second) return;
+    dirs_.push_back({std::move(dir), origin});
+  }
+  std::vector<SearchDir> Take() { return std::move(dirs_); }
+
+ private:
+  std::vector<SearchDir> dirs_;
+  std::unordered_set<std::string> seen_;
+};
+
+std::vector<SearchDir> SearchOrder(const ProbeInput& in, const BinaryInfo& lib, const std::vector<std::string>& conf) {
   std::string origin(Dirname(lib.path));
-  std::vector<SearchDir> dirs;
+  SearchList dirs;
   if (lib.runpath.empty()) {
-    for (const std::string& d : lib.rpath) dirs.push_back({Expand(d, origin), LibOrigin::kRpath});
+    for (const std::string& d : lib.rpath) dirs.Add(Expand(d, origin), LibOrigin::kRpath);
   }
   for (const std::string& d : SplitNonEmpty(in.Env("LD_LIBRARY_PATH"), ':')) {
-    if (StartsWith(d, "/")) dirs.push_back({NormalizePath(d), LibOrigin::kLdLibraryPath});
+    if (StartsWith(d, "/")) dirs.Add(NormalizePath(d), LibOrigin::kLdLibraryPath);
   }
-  for (const std::string& d : lib.runpath) dirs.push_back({Expand(d, origin), LibOrigin::kRunpath});
-  for (const std::string& d : LdSoConfDirs(*in.fs)) dirs.push_back({d, LibOrigin::kLdSoConf});
+  for (const std::string& d : lib.runpath) dirs.Add(Expand(d, origin), LibOrigin::kRunpath);
+  for (const std::string& d : conf) dirs.Add(d, LibOrigin::kLdSoConf);
   for (const char* d : {"/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu", "/lib/aarch64-linux-gnu",
                         "/usr/lib/aarch64-linux-gnu", "/lib64", "/usr/lib64", "/lib", "/usr/lib"}) {
-    dirs.push_back({d, LibOrigin::kDefault});
+    dirs.Add(d, LibOrigin::kDefault);
   }
-  return dirs;
+  return dirs.Take();
 }
 
 // "libcudnn.so.9.1.0" -> "libcudnn.so." (what LibraryVersion strips).
@@ -93,10 +120,10 @@ std::string WheelCopy(const Fs& fs, const std::string& site, const std::string& 
 }
 
 RuntimeLib Resolve(const ProbeInput& in, const PythonEnv& env, const std::string& site, const BinaryInfo& lib,
-                   const std::string& soname) {
+                   const std::string& soname, const std::vector<std::string>& conf) {
   RuntimeLib r;
   r.soname = soname;
-  for (const SearchDir& d : SearchOrder(in, lib)) {
+  for (const SearchDir& d : SearchOrder(in, lib, conf)) {
     std::string path = d.dir + "/" + soname;
     if (!in.fs->IsFile(path)) continue;
     r.path = path;
@@ -119,11 +146,12 @@ RuntimeLib Resolve(const ProbeInput& in, const PythonEnv& env, const std::string
 std::vector<RuntimeLib> ResolveTorchRuntime(const ProbeInput& in, const PythonEnv& env, const std::string& site,
                                             const std::vector<BinaryInfo>& torch_libs) {
   std::vector<RuntimeLib> out;
+  const std::vector<std::string> conf = LdSoConfDirs(*in.fs);  // read once, not per library
   for (const BinaryInfo& lib : torch_libs) {
     for (const std::string& soname : lib.needed) {
       if (!IsRuntimeSoname(soname)) continue;
       if (std::any_of(out.begin(), out.end(), [&](const RuntimeLib& r) { return r.soname == soname; })) continue;
-      out.push_back(Resolve(in, env, site, lib, soname));
+      out.push_back(Resolve(in, env, site, lib, soname, conf));
     }
   }
   return out;

@@ -103,8 +103,11 @@ void ProbeWindowsToolkits(const ProbeInput& in, Snapshot& snap);
 void ProbeWindowsCudnn(const ProbeInput& in, Snapshot& snap);
 
 // Library directories searched for driver and CUDA libraries, in the dynamic loader's order:
-// LD_LIBRARY_PATH, /etc/ld.so.conf(.d), then the default multiarch directories.
+// LD_LIBRARY_PATH's absolute elements, /etc/ld.so.conf(.d), then the default multiarch directories.
 std::vector<std::string> LibraryDirs(const ProbeInput& in);
+// The LD_LIBRARY_PATH elements LibraryDirs leaves out, in order: empty and relative ones (the
+// loader takes them from the working directory; no library is searched or loaded there).
+std::vector<std::string> IgnoredLibraryPathElements(const ProbeInput& in);
 // The directories /etc/ld.so.conf names (with its includes), in order.
 std::vector<std::string> LdSoConfDirs(const Fs& fs);
 // PATH entries, each resolved inside the root.

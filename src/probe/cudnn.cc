@@ -5,6 +5,7 @@
 //                 /usr/include/cudnn.h, libcudnn.so.X.Y.Z in the library directories
 //   pip:          nvidia-cudnn-cuXX wheels found by the Python probe
 #include <algorithm>
+#include <unordered_set>
 
 #include "core/fs.h"
 #include "core/text.h"
@@ -63,10 +64,9 @@ std::vector<std::string> SystemHeaders(const Fs& fs) {
   return out;
 }
 
-void Add(Snapshot& snap, CudnnInfo info, CudnnKind kind) {
-  for (const CudnnInfo& c : snap.cudnn) {
-    if (c.source == info.source) return;
-  }
+// Each source once: a set of those added, so 100,000 pip wheels are not compared with each other.
+void Add(Snapshot& snap, std::unordered_set<std::string>& sources, CudnnInfo info, CudnnKind kind) {
+  if (!sources.insert(info.source).second) return;
   info.kind = kind;
   snap.cudnn.push_back(std::move(info));
 }
@@ -75,10 +75,12 @@ void Add(Snapshot& snap, CudnnInfo info, CudnnKind kind) {
 
 void ProbeCudnn(const ProbeInput& in, Snapshot& snap) {
   Trail trail(snap, "cudnn");
+  std::unordered_set<std::string> sources;
+  for (const CudnnInfo& c : snap.cudnn) sources.insert(c.source);
   for (const ToolkitInfo& t : snap.toolkits) {
     auto info = FromHeaders(*in.fs, {t.path + "/include/cudnn_version.h", t.path + "/include/cudnn.h"}, trail);
     if (!info) info = FromLibraries(*in.fs, {t.path + "/lib64", t.path + "/lib"}, trail);
-    if (info) Add(snap, std::move(*info), CudnnKind::kToolkit);
+    if (info) Add(snap, sources, std::move(*info), CudnnKind::kToolkit);
   }
   auto system = FromHeaders(*in.fs, SystemHeaders(*in.fs), trail);
   if (!system) {
@@ -90,11 +92,11 @@ void ProbeCudnn(const ProbeInput& in, Snapshot& snap) {
     }
     system = FromLibraries(*in.fs, dirs, trail);
   }
-  if (system) Add(snap, std::move(*system), CudnnKind::kSystem);
+  if (system) Add(snap, sources, std::move(*system), CudnnKind::kSystem);
   for (const PythonEnv& env : snap.pythons) {
     for (const auto& [name, pkg] : env.packages) {
       if (!StartsWith(name, "nvidia-cudnn-") || !pkg.version) continue;
-      Add(snap, CudnnInfo{env.prefix, pkg.version, pkg.location, CudnnKind::kPip}, CudnnKind::kPip);
+      Add(snap, sources, CudnnInfo{env.prefix, pkg.version, pkg.location, CudnnKind::kPip}, CudnnKind::kPip);
     }
   }
 }

@@ -94,6 +94,11 @@ std::optional<DriverVersion> VersionBehindLink(const Fs& fs, const std::string& 
 }
 
 void ProbeLibraries(const ProbeInput& in, DriverInfo& d, Trail& trail) {
+  for (const std::string& element : IgnoredLibraryPathElements(in)) {
+    trail.Skipped("LD_LIBRARY_PATH element " + Quote(element),
+                  std::string(element.empty() ? "empty" : "relative") +
+                      ": the working directory is never searched for NVIDIA libraries");
+  }
   for (const std::string& dir : LibraryDirs(in)) {
     for (std::string_view soname : {"libcuda.so.1", "libnvidia-ml.so.1"}) {
       std::string path = dir + "/" + std::string(soname);

@@ -91,15 +91,50 @@ Status NameSections(const RandomAccessFile& f, const ElfLimits& limits, uint16_t
   return Status::Ok();
 }
 
+// A NUL-terminated string of .dynstr: a short read first (names are short), the rest up to `cap`
+// only when no NUL was in it.
 Result<std::string> ReadString(const RandomAccessFile& f, const ElfSection& strtab, uint64_t off, size_t cap) {
   if (off >= strtab.size) return Err("dynamic string offset " + Hex(off) + " outside .dynstr");
   size_t len = static_cast<size_t>(std::min<uint64_t>(cap, strtab.size - off));
-  auto bytes = f.ReadAt(strtab.offset + off, len);
+  auto bytes = f.ReadAt(strtab.offset + off, std::min<size_t>(len, 256));
+  if (!bytes) return Error{bytes.error()};
+  if (bytes->find('\0') == std::string::npos && len > bytes->size()) bytes = f.ReadAt(strtab.offset + off, len);
   if (!bytes) return Error{bytes.error()};
   size_t end = bytes->find('\0');
   if (end == std::string::npos) return Err("dynamic string at " + Hex(off) + " longer than " + std::to_string(cap) + " bytes");
   bytes->resize(end);
   return std::move(*bytes);
+}
+
+// What the dynamic section adds up to, against the caps of ElfLimits.
+struct DynamicTally {
+  size_t needed = 0;       // DT_NEEDED entries seen
+  size_t dirs = 0;         // RPATH / RUNPATH directories seen
+  size_t string_bytes = 0; // bytes of strings read
+  bool bytes_cut = false;
+};
+
+bool Wanted(int64_t tag) { return tag == kDtNeeded || tag == kDtSoname || tag == kDtRpath || tag == kDtRunpath; }
+
+void AddDirs(std::string_view text, const ElfLimits& limits, DynamicTally& t, ElfInfo& info, int64_t tag) {
+  auto& list = tag == kDtRpath ? info.rpath : info.runpath;
+  for (std::string_view p : Split(text, ':')) {
+    if (p.empty()) continue;
+    if (t.dirs++ < limits.max_search_dirs) list.emplace_back(p);
+  }
+}
+
+void NoteCuts(const ElfLimits& limits, const DynamicTally& t, ElfInfo& info) {
+  if (t.needed > limits.max_needed) {
+    info.cut.push_back(std::to_string(t.needed) + " DT_NEEDED entries: the first " + std::to_string(limits.max_needed) + " kept");
+  }
+  if (t.dirs > limits.max_search_dirs) {
+    info.cut.push_back(std::to_string(t.dirs) + " DT_RPATH/DT_RUNPATH directories: the first " +
+                       std::to_string(limits.max_search_dirs) + " kept");
+  }
+  if (t.bytes_cut) {
+    info.cut.push_back("dynamic strings past " + std::to_string(limits.max_string_bytes) + " bytes in all: not read");
+  }
 }
 
 Status ReadDynamic(const RandomAccessFile& f, const ElfLimits& limits, ElfInfo& info) {
@@ -117,22 +152,25 @@ Status ReadDynamic(const RandomAccessFile& f, const ElfLimits& limits, ElfInfo& 
   auto table = f.ReadAt(dyn->offset, static_cast<size_t>(count * kDynSize));
   if (!table) return Error{table.error()};
   if (table->size() != count * kDynSize) return Err(".dynamic truncated");
+  DynamicTally t;
   for (size_t at = 0; at + kDynSize <= table->size(); at += kDynSize) {
     int64_t tag = static_cast<int64_t>(Le64(*table, at));
     uint64_t val = Le64(*table, at + 8);
     if (tag == kDtNull) break;
-    if (tag != kDtNeeded && tag != kDtSoname && tag != kDtRpath && tag != kDtRunpath) continue;
+    if (!Wanted(tag)) continue;
+    if (tag == kDtNeeded && t.needed++ >= limits.max_needed) continue;
+    if (t.string_bytes >= limits.max_string_bytes) {
+      t.bytes_cut = true;
+      continue;
+    }
     auto text = ReadString(f, strtab, val, limits.max_string);
     if (!text) return Error{text.error()};
+    t.string_bytes += text->size() + 1;
     if (tag == kDtNeeded) info.needed.push_back(std::move(*text));
     if (tag == kDtSoname) info.soname = std::move(*text);
-    auto& list = tag == kDtRpath ? info.rpath : info.runpath;
-    if (tag == kDtRpath || tag == kDtRunpath) {
-      for (std::string_view p : Split(*text, ':')) {
-        if (!p.empty()) list.emplace_back(p);
-      }
-    }
+    if (tag == kDtRpath || tag == kDtRunpath) AddDirs(*text, limits, t, info, tag);
   }
+  NoteCuts(limits, t, info);
   return Status::Ok();
 }
 

@@ -34,6 +34,9 @@ struct ElfInfo {
   std::string soname;               // DT_SONAME
   std::vector<std::string> rpath;   // DT_RPATH, split at ':'
   std::vector<std::string> runpath;  // DT_RUNPATH, split at ':'
+  // What the caps of ElfLimits cut, one line each ("8190 DT_NEEDED entries: the first 1024 kept");
+  // empty when nothing was.
+  std::vector<std::string> cut;
 
   const ElfSection* Find(std::string_view name) const;
 };
@@ -43,6 +46,11 @@ struct ElfLimits {
   uint64_t max_names_bytes = 1 << 20;  // the section-name string table
   uint32_t max_dynamic_entries = 8192;
   size_t max_string = 4096;  // one DT_NEEDED / RPATH string
+  // Kept from one file, whatever its dynamic section repeats: DT_NEEDED names, RPATH and RUNPATH
+  // directories (together), and the bytes of all the strings read from .dynstr.
+  size_t max_needed = 1024;
+  size_t max_search_dirs = 256;
+  size_t max_string_bytes = 64 * 1024;
 };
 
 // The headers of an ELF64 little-endian file; an error for anything else or anything damaged.

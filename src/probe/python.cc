@@ -13,6 +13,7 @@
 //              directories or links, each scanned once), the user site for non-venv
 //              environments; all of them one environment; see packages.cc
 #include <algorithm>
+#include <map>
 #include <set>
 
 #include "core/text.h"
@@ -275,7 +276,9 @@ void ProbePythons(const ProbeInput& in, Snapshot& snap) { ProbePythonsWith(in, P
 
 void ProbePythonsWith(const ProbeInput& in, const PythonLayout& layout, Snapshot& snap) {
   Trail trail(snap, "python");
-  std::set<std::pair<std::string, std::string>> seen;
+  // (prefix, version) -> its index in snap.pythons: a candidate found again is merged there
+  // without a search through every environment (5,000 conda environments listed twice).
+  std::map<std::pair<std::string, std::string>, size_t> seen;
   for (const Candidate& c : layout.discover(in)) {
     auto resolved = in.fs->Resolve(c.prefix);
     if (!resolved || (!c.known_dir && !in.fs->IsDir(*resolved))) {
@@ -289,13 +292,11 @@ void ProbePythonsWith(const ProbeInput& in, const PythonLayout& layout, Snapshot
     env.kind = KindOf(*in.fs, c, env.prefix, pyvenv_cfg.has_value());
     FillVersion(in, layout, c, pyvenv_cfg, env, trail);
     auto key = std::pair(env.prefix, env.version ? env.version->ToString() : "");
-    if (!seen.insert(key).second) {
-      for (PythonEnv& e : snap.pythons) {
-        if (e.prefix == env.prefix && (e.version ? e.version->ToString() : "") == key.second &&
-            std::find(e.found_by.begin(), e.found_by.end(), c.found_by) == e.found_by.end()) {
-          e.found_by.push_back(c.found_by);
-          e.cudamatch_own = e.cudamatch_own || c.found_by == FoundByName(FoundBy::kOwnEnv);
-        }
+    if (auto [it, added] = seen.emplace(key, snap.pythons.size()); !added) {
+      PythonEnv& e = snap.pythons[it->second];
+      if (std::find(e.found_by.begin(), e.found_by.end(), c.found_by) == e.found_by.end()) {
+        e.found_by.push_back(c.found_by);
+        e.cudamatch_own = e.cudamatch_own || c.found_by == FoundByName(FoundBy::kOwnEnv);
       }
       continue;
     }

@@ -174,7 +174,9 @@ std::vector<std::string> LdSoConfDirs(const Fs& fs) {
 
 std::vector<std::string> LibraryDirs(const ProbeInput& in) {
   DirList dirs;
-  for (const std::string& d : SplitNonEmpty(in.Env("LD_LIBRARY_PATH"), ':')) dirs.Add(d);
+  for (const std::string& d : SplitNonEmpty(in.Env("LD_LIBRARY_PATH"), ':')) {
+    if (d.front() == '/') dirs.Add(d);  // relative ones: IgnoredLibraryPathElements
+  }
   std::unordered_set<std::string> visited;
   ReadLdSoConf(*in.fs, "/etc/ld.so.conf", visited, dirs);
   for (const char* d : {"/usr/local/nvidia/lib64", "/usr/local/nvidia/lib", "/usr/lib/x86_64-linux-gnu",
@@ -183,6 +185,16 @@ std::vector<std::string> LibraryDirs(const ProbeInput& in) {
     dirs.Add(d);
   }
   return dirs.Take();
+}
+
+std::vector<std::string> IgnoredLibraryPathElements(const ProbeInput& in) {
+  std::vector<std::string> ignored;
+  std::string value = in.Env("LD_LIBRARY_PATH");
+  if (value.empty()) return ignored;  // unset or empty: the loader takes nothing from it
+  for (std::string_view element : Split(value, ':')) {
+    if (element.empty() || element.front() != '/') ignored.emplace_back(element);
+  }
+  return ignored;
 }
 
 std::vector<std::string> PathDirs(const ProbeInput& in) {

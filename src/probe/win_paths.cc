@@ -51,6 +51,27 @@ std::optional<std::string> FindCaseless(const Fs& fs, std::string_view path) {
   return at;
 }
 
+std::vector<std::string> FindAllCaseless(const Fs& fs, std::string_view path, size_t max) {
+  std::vector<std::string> at = {"/"};
+  size_t n = 0;
+  const std::string normal = NormalizePath(path);
+  for (std::string_view part : Split(normal, '/')) {
+    if (part.empty()) continue;
+    if (++n > kMaxComponents) return {};
+    std::vector<std::string> next;
+    for (const std::string& dir : at) {
+      auto names = fs.List(dir);
+      if (!names) continue;
+      for (const std::string& name : *names) {
+        if (EqualFold(name, part) && next.size() < max) next.push_back(JoinPath(dir, name));
+      }
+    }
+    at = std::move(next);
+    if (at.empty()) return at;
+  }
+  return at;
+}
+
 std::vector<std::string> ListCaseless(const Fs& fs, std::string_view dir, std::string_view prefix) {
   std::vector<std::string> out;
   auto real = FindCaseless(fs, dir);

@@ -18,6 +18,10 @@ namespace cudamatch {
 
 // The stored path for "/Windows/System32/nvcuda.dll" in any case; nullopt when absent.
 std::optional<std::string> FindCaseless(const Fs& fs, std::string_view path);
+// Every stored path equal to `path` after case folding (an image copied from a case-sensitive
+// filesystem may hold both /windows/system32/nvcuda.dll and /WINDOWS/SYSTEM32/NVCUDA.DLL), in
+// the order of the sorted listings, at most `max`.
+std::vector<std::string> FindAllCaseless(const Fs& fs, std::string_view path, size_t max = 8);
 // Entries of a directory (found caselessly) whose names start with `prefix`, any case; full paths.
 std::vector<std::string> ListCaseless(const Fs& fs, std::string_view dir, std::string_view prefix);
 

@@ -51,13 +51,30 @@ std::optional<DriverVersion> DllDriverVersion(const Fs& fs, const std::string& p
   return driver;
 }
 
+// Names that differ only in case are one file to Windows; an image taken from a case-sensitive
+// filesystem can hold several. Each one not read is reported, with why `chosen` was.
+void ReportCaseTwins(const Fs& fs, const std::string& wanted, const std::string& chosen, Trail& trail) {
+  std::vector<std::string> all = FindAllCaseless(fs, wanted);
+  if (all.size() < 2) return;
+  for (const std::string& other : all) {
+    if (other == chosen) continue;
+    trail.Skipped(other, "differs from " + chosen + " only in case (Windows would see one file): " + chosen +
+                             " was read, its name matching " + wanted + " exactly where one did and else coming first in" +
+                             " the sorted listing");
+  }
+}
+
 // System32 first (what programs load), then every driver store package named nv*.
 std::vector<std::string> DriverDlls(const Fs& fs, std::string_view system32_name, std::string_view store_name,
                                     Trail& trail) {
   std::vector<std::string> out;
   std::string sys = "/Windows/System32/" + std::string(system32_name);
-  if (auto p = FindCaseless(fs, sys)) out.push_back(*p);
-  else trail.Missing(sys);
+  if (auto p = FindCaseless(fs, sys)) {
+    out.push_back(*p);
+    ReportCaseTwins(fs, sys, *p, trail);
+  } else {
+    trail.Missing(sys);
+  }
   for (const std::string& pkg : ListCaseless(fs, "/Windows/System32/DriverStore/FileRepository", "nv")) {
     if (auto p = FindCaseless(fs, pkg + "/" + std::string(store_name))) out.push_back(*p);
   }

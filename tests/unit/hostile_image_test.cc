@@ -130,12 +130,15 @@ TEST(Hostile, RequirementsFromFifoDeviceOrHugeFileAreRefused) {
   ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
   std::string sparse = t.Write("huge.txt", "torch==2.3.1\n");
   ASSERT_EQ(truncate(sparse.c_str(), 4LL << 30), 0);
-  for (const std::string& path : {fifo, std::string("/dev/zero"), sparse, t.path()}) {
+  for (const std::string& path : {fifo, std::string("/dev/zero"), sparse}) {
     auto r = RunCudamatch({"check", "--no-detect", "-r", path});
     EXPECT_EQ(r.exit_code, 2) << path;
     EXPECT_TRUE(r.err.find("not a regular file") != std::string::npos || r.err.find("larger than") != std::string::npos)
         << path << ": " << r.err;
   }
+  auto dir = RunCudamatch({"check", "--no-detect", "-r", t.path()});
+  EXPECT_EQ(dir.exit_code, 2);
+  EXPECT_NE(dir.err.find(t.path() + ": is a directory"), std::string::npos) << dir.err;
 }
 
 // ---- output safe to paste ----
