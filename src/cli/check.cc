@@ -31,17 +31,16 @@ Result<PinSet> ReadPins(const CheckOptions& opt) {
   return set;
 }
 
-int RunCheck(const CheckOptions& opt, Context& ctx) {
-  if (opt.pins.empty() && opt.requirements.empty()) return Fail("check needs pins (torch==2.3.1 ...) or -r requirements.txt");
+Output RunCheck(const CheckOptions& opt, Context& ctx) {
+  if (opt.pins.empty() && opt.requirements.empty()) return Failed("check needs pins (torch==2.3.1 ...) or -r requirements.txt");
   auto pins = ReadPins(opt);
-  if (!pins) return Fail(pins.error());
-  if (pins->pins.empty() && pins->issues.empty()) return Fail("no torch, torchvision or torchaudio pin found");
+  if (!pins) return Failed(pins.error());
+  if (pins->pins.empty() && pins->issues.empty()) return Failed("no torch, torchvision or torchaudio pin found");
   auto spec = BuildSpec(opt.spec, ctx);
-  if (!spec) return Fail(spec.error(), SpecErrorExit(spec.err()));
-  CheckResult result = CheckPins(ctx.catalog, *spec, *pins);
-  if (ctx.flags.json) Print(JsonText(CheckJson(result)));
-  else Print(RenderCheck(result, ctx.text()));
-  return result.ok() ? kExitOk : kExitFindings;
+  if (!spec) return Failed(spec.error(), SpecErrorExit(spec.err()));
+  auto result = std::make_shared<const CheckResult>(CheckPins(ctx.catalog, *spec, *pins));
+  return Views([=] { return CheckJson(*result); }, [=](const TextOptions& o) { return RenderCheck(*result, o); },
+               result->ok() ? kExitOk : kExitFindings);
 }
 
 }  // namespace

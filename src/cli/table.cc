@@ -13,25 +13,24 @@ struct TableOptions {
   std::string cc;
 };
 
-int RunTable(const TableOptions& opt, Context& ctx) {
+Output RunTable(const TableOptions& opt, Context& ctx) {
   TableQuery q;
   q.which = opt.which;
   if (!opt.since.empty()) q.since = opt.since;
   if (!opt.cuda.empty()) {
     auto v = CudaVersion::Parse(opt.cuda);
-    if (!v) return Fail(v.error());
+    if (!v) return Failed(v.error());
     q.cuda = *v;
   }
   if (!opt.cc.empty()) {
     auto v = ComputeCapability::Parse(opt.cc);
-    if (!v) return Fail(v.error());
+    if (!v) return Failed(v.error());
     q.cc = *v;
   }
   q.platform = ctx.platform.Name();
-  if (Status s = ValidateTableQuery(q); !s.ok()) return Fail(s.error());
-  if (ctx.flags.json) Print(JsonText(TableJson(ctx.catalog, q)));
-  else Print(RenderTable(ctx.catalog, q, ctx.text()));
-  return kExitOk;
+  if (Status s = ValidateTableQuery(q); !s.ok()) return Failed(s.error());
+  const Catalog* c = &ctx.catalog;
+  return Views([=] { return TableJson(*c, q); }, [=](const TextOptions& o) { return RenderTable(*c, q, o); });
 }
 
 }  // namespace
