@@ -308,8 +308,8 @@ std::string ArgHelp(const Arg& a, size_t indent) {
   size_t width = 0;
   for (const Choice& c : a.choices) width = std::max(width, c.name.size());
   for (const Choice& c : a.choices) {
-    help += "\n" + std::string(indent + 2, ' ') + std::string(c.name) + std::string(width - c.name.size() + 2, ' ') +
-            std::string(c.help);
+    help += "\n" + std::string(indent + 2, ' ') + std::string(c.name);
+    if (!c.help.empty()) help += std::string(width - c.name.size() + 2, ' ') + std::string(c.help);
   }
   return help;
 }

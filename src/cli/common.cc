@@ -46,7 +46,7 @@ void AddGlobalFlags(Command& global, GlobalFlags& flags) {
   global.Option("--lang", &flags.lang, "LANG", "Language of human output (default: from LANG)")
       .OneOf({{"en", "English"}, {"zh", "Simplified Chinese"}}, SpellingOf(ParseLang, LangCode));
   global.Option("--color", &flags.color, "WHEN", "Colour in text output (NO_COLOR is honoured)")
-      .OneOf({{"auto", "when stdout is a terminal"}, {"always", ""}, {"never", ""}});
+      .OneOf({{"auto", "when stdout is a terminal"}, {"always", "even into a pipe or file"}, {"never", "plain text"}});
   global.Option("--catalog", &flags.catalog_dir, "DIR", "Read catalog TSV files from DIR instead of the built-in copy");
   global.Flag("-v,--verbose", &flags.verbose, "Show the evidence trail: every source tried");
   global.Option("--os", &flags.os, "OS", "Answer for this system (default: the system cudamatch runs on)")
