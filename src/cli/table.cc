@@ -39,7 +39,9 @@ void RegisterTable(CommandLine& cli) {
   auto opt = std::make_shared<TableOptions>();
   Command& sub = cli.Add("table", "A whole correspondence table: torch, cuda, driver or gpu",
                          [opt](Context& ctx) { return RunTable(*opt, ctx); });
-  sub.Positional("which", &opt->which, "torch, cuda, driver or gpu").required = true;
+  Arg& which = sub.Positional("which", &opt->which, "The table");
+  which.required = true;
+  for (const TableKind& k : TableKinds()) which.choices.push_back(Choice{k.name, k.help});
   sub.Option("--since", &opt->since, "VERSION", "Only rows from this version on");
   sub.Option("--cuda", &opt->cuda, "X.Y", "torch: only releases with wheels for this CUDA");
   sub.Option("--cc", &opt->cc, "X.Y", "gpu: only GPUs of this compute capability");
