@@ -16,6 +16,12 @@ std::string Arg::Names() const {
   return out;
 }
 
+Arg& Arg::OneOf(std::vector<Choice> allowed, SpellingFn other_spellings) {
+  choices = std::move(allowed);
+  spelling = std::move(other_spellings);
+  return *this;
+}
+
 Arg& Command::Add(Arg::Kind kind, std::string_view names, std::string_view help) {
   Arg& a = args_.emplace_back();
   a.kind = kind;
@@ -96,11 +102,36 @@ namespace {
 
 constexpr std::string_view kDefaultCommand = "doctor";
 
-std::string Nearest(std::string_view word, const std::vector<std::string>& candidates, std::string_view quote) {
-  for (const std::string& c : candidates) {
-    if (EditDistance(word, c) <= 2) return " (did you mean " + std::string(quote) + c + std::string(quote) + "?)";
+std::string Upper(std::string_view text) {
+  std::string out(text);
+  for (char& c : out) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return out;
+}
+
+std::vector<std::string> ChoiceNames(const Arg& arg) {
+  std::vector<std::string> names;
+  for (const Choice& c : arg.choices) names.emplace_back(c.name);
+  return names;
+}
+
+// The allowed name `value` stands for: itself, or what its other spelling names.
+std::optional<std::string> MatchChoice(const Arg& arg, const std::string& value) {
+  for (const Choice& c : arg.choices) {
+    if (c.name == value) return value;
   }
-  return "";
+  if (!arg.spelling) return std::nullopt;
+  std::optional<std::string> name = arg.spelling(value);
+  if (!name) return std::nullopt;
+  for (const Choice& c : arg.choices) {
+    if (c.name == *name) return name;
+  }
+  return std::nullopt;
+}
+
+// "unknown value 'zhh' for --lang (did you mean 'zh'?); allowed: en, zh"
+std::string UnknownChoice(const Arg& arg, std::string_view shown, const std::string& value) {
+  return "unknown value " + Quote(value) + " for " + std::string(shown) + DidYouMeanHint(value, ChoiceNames(arg)) +
+         "; allowed: " + ChoiceList(arg);
 }
 
 std::vector<std::string> CommandNames(const CommandLine& cli) {
@@ -196,7 +227,7 @@ class Parser {
     std::string shown = (is_long ? "--" : "-") + std::string(name);
     if (arg == nullptr) {
       std::string where = command_ != nullptr && !defaulted_ ? " for " + std::string(command_->name()) : "";
-      return Err("unknown option " + Quote(shown) + where + Nearest(shown, LongNames(command_, cli_.global()), "'"));
+      return Err("unknown option " + Quote(shown) + where + DidYouMeanHint(shown, LongNames(command_, cli_.global())));
     }
     if (!arg->takes_value()) {
       if (inline_value) return Err(shown + " takes no value");
@@ -212,10 +243,18 @@ class Parser {
     return Store(*arg, shown, *inline_value);
   }
 
-  Status Store(const Arg& arg, const std::string& shown, const std::string& value) {
+  Status Store(const Arg& arg, const std::string& shown, const std::string& given) {
+    std::string value = given;
+    if (!arg.choices.empty() && !value.empty()) {
+      std::optional<std::string> name = MatchChoice(arg, value);
+      if (!name) return Err(UnknownChoice(arg, shown, value));
+      value = *name;
+    }
     if (arg.kind == Arg::Kind::kValue) {
       if (std::find(given_.begin(), given_.end(), &arg) != given_.end()) return Err(shown + " is given more than once");
       given_.push_back(&arg);
+      *arg.text = value;
+    } else if (arg.kind == Arg::Kind::kPositional) {
       *arg.text = value;
     } else {
       arg.list->push_back(value);
@@ -227,22 +266,15 @@ class Parser {
   Status TakeWord(const std::string& w) {
     if (command_ == nullptr) {
       command_ = cli_.Find(w);
-      if (command_ == nullptr) return Err("unknown command " + Quote(w) + Nearest(w, CommandNames(cli_), "'"));
+      if (command_ == nullptr) return Err("unknown command " + Quote(w) + DidYouMeanHint(w, CommandNames(cli_)));
       return Status::Ok();
     }
     for (; positional_ < command_->args().size(); ++positional_) {
       const Arg& a = command_->args()[positional_];
-      if (a.kind == Arg::Kind::kPositional) {
-        ++positional_;
-        *a.text = w;
-        return Status::Ok();
-      }
-      if (a.kind == Arg::Kind::kPositionals) {
-        a.list->push_back(w);
-        return Status::Ok();
-      }
+      if (a.kind == Arg::Kind::kPositional) ++positional_;
+      if (a.positional()) return Store(a, Upper(a.long_name), w);
     }
-    if (defaulted_) return Err("unknown command " + Quote(w) + Nearest(w, CommandNames(cli_), "'"));
+    if (defaulted_) return Err("unknown command " + Quote(w) + DidYouMeanHint(w, CommandNames(cli_)));
     return Err("unexpected argument " + Quote(w) + " for " + std::string(command_->name()));
   }
 
@@ -255,12 +287,6 @@ class Parser {
   std::vector<const Arg*> given_;
 };
 
-std::string Upper(std::string_view text) {
-  std::string out(text);
-  for (char& c : out) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  return out;
-}
-
 std::string Usage(const Arg& a) {
   if (a.positional()) {
     std::string name = Upper(a.long_name) + (a.kind == Arg::Kind::kPositionals ? "..." : "");
@@ -269,21 +295,67 @@ std::string Usage(const Arg& a) {
   return a.Names() + (a.value.empty() ? "" : " " + std::string(a.value));
 }
 
+bool ChoicesHaveHelp(const Arg& a) {
+  return std::any_of(a.choices.begin(), a.choices.end(), [](const Choice& c) { return !c.help.empty(); });
+}
+
+// The help of an argument with its allowed values: "[values: en, zh]" after the text, or one
+// line per value when the values are described.
+std::string ArgHelp(const Arg& a, size_t indent) {
+  std::string help(a.help);
+  if (a.choices.empty()) return help;
+  if (!ChoicesHaveHelp(a)) return help + " [values: " + ChoiceList(a) + "]";
+  size_t width = 0;
+  for (const Choice& c : a.choices) width = std::max(width, c.name.size());
+  for (const Choice& c : a.choices) {
+    help += "\n" + std::string(indent + 2, ' ') + std::string(c.name);
+    if (!c.help.empty()) help += std::string(width - c.name.size() + 2, ' ') + std::string(c.help);
+  }
+  return help;
+}
+
 void AppendArgs(std::string& out, std::string_view title, const std::vector<Arg>& args, bool positionals) {
-  std::vector<std::pair<std::string, std::string_view>> rows;
+  std::vector<std::pair<std::string, const Arg*>> rows;
   size_t width = 0;
   for (const Arg& a : args) {
     if (a.hidden || a.positional() != positionals) continue;
     std::string left = positionals ? Upper(a.long_name) : (a.short_name.empty() ? "    " : "") + Usage(a);
     width = std::max(width, left.size());
-    rows.emplace_back(std::move(left), a.help);
+    rows.emplace_back(std::move(left), &a);
   }
   if (rows.empty()) return;
   out += "\n" + std::string(title) + ":\n";
-  for (const auto& [left, help] : rows) out += "  " + left + std::string(width - left.size() + 2, ' ') + std::string(help) + "\n";
+  for (const auto& [left, a] : rows) {
+    out += "  " + left + std::string(width - left.size() + 2, ' ') + ArgHelp(*a, width + 4) + "\n";
+  }
 }
 
 }  // namespace
+
+std::optional<std::string> DidYouMean(std::string_view word, const std::vector<std::string>& candidates) {
+  if (word.empty()) return std::nullopt;
+  const std::string* best = nullptr;
+  size_t best_distance = 3;  // more than 2: not near
+  for (const std::string& c : candidates) {
+    size_t d = EditDistance(word, c);
+    if (d < best_distance) {
+      best = &c;
+      best_distance = d;
+    }
+  }
+  if (best != nullptr) return *best;
+  for (const std::string& c : candidates) {
+    if (StartsWith(c, word)) return c;
+  }
+  return std::nullopt;
+}
+
+std::string DidYouMeanHint(std::string_view word, const std::vector<std::string>& candidates) {
+  std::optional<std::string> near = DidYouMean(word, candidates);
+  return near ? " (did you mean " + Quote(*near) + "?)" : "";
+}
+
+std::string ChoiceList(const Arg& arg) { return Join(ChoiceNames(arg), ", "); }
 
 Result<ParsedLine> ParseCommandLine(const CommandLine& cli, const std::vector<std::string>& words) {
   return Parser(cli, words).Run();

@@ -4,6 +4,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -13,7 +14,18 @@
 namespace cudamatch {
 
 struct Context;
-using RunFn = std::function<int(Context&)>;
+struct Output;  // cli/output.h: what a command produces, rendered in the format asked for
+using RunFn = std::function<Output(Context&)>;
+
+// One value an option or positional argument allows, with what it means ("" when it needs no words).
+struct Choice {
+  std::string_view name;
+  std::string_view help;
+};
+
+// Another spelling of an allowed value ("zh_CN" for zh, "amd64" for x86_64): the allowed name it
+// stands for, or std::nullopt.
+using SpellingFn = std::function<std::optional<std::string>(std::string_view)>;
 
 // One option or positional argument, and the variable its value is stored in.
 struct Arg {
@@ -35,6 +47,13 @@ struct Arg {
   std::string* text = nullptr;
   std::vector<std::string>* list = nullptr;
   std::function<void(const std::string&)> on_value;  // called after the value is stored
+  // The values allowed, when the set is closed: the parser refuses any other (naming the nearest),
+  // --help, the man page and the completions list them. An empty value stands for the default.
+  std::vector<Choice> choices;
+  SpellingFn spelling;  // other accepted spellings; the stored value is always a choice's name
+
+  // Declares the allowed values (and, optionally, other spellings of them).
+  Arg& OneOf(std::vector<Choice> allowed, SpellingFn other_spellings = nullptr);
 
   bool positional() const { return kind == Kind::kPositional || kind == Kind::kPositionals; }
   bool takes_value() const { return kind != Kind::kFlag; }
@@ -97,5 +116,13 @@ Result<ParsedLine> ParseCommandLine(const CommandLine& cli, const std::vector<st
 
 // --help of the program (command == nullptr) or of one command.
 std::string HelpText(const CommandLine& cli, const Command* command);
+
+// "did you mean": the candidate nearest `word` (edit distance at most 2; else the first candidate
+// that begins with `word`), or std::nullopt. The one near-miss finder of the program.
+std::optional<std::string> DidYouMean(std::string_view word, const std::vector<std::string>& candidates);
+// " (did you mean 'x'?)", or "" when nothing is near.
+std::string DidYouMeanHint(std::string_view word, const std::vector<std::string>& candidates);
+// "en, zh": the names of an argument's allowed values.
+std::string ChoiceList(const Arg& arg);
 
 }  // namespace cudamatch

@@ -6,9 +6,8 @@ namespace cudamatch {
 
 void RegisterCatalog(CommandLine& cli) {
   cli.Add("catalog", "The embedded data: its date, tables and sources", [](Context& ctx) {
-    if (ctx.flags.json) Print(JsonText(CatalogJson(ctx.catalog)));
-    else Print(RenderCatalog(ctx.catalog, ctx.text()));
-    return static_cast<int>(kExitOk);
+    const Catalog* c = &ctx.catalog;
+    return Views([c] { return CatalogJson(*c); }, [c](const TextOptions& o) { return RenderCatalog(*c, o); });
   });
 }
 

@@ -31,21 +31,20 @@ Result<PinSet> ReadPins(const CheckOptions& opt) {
   return set;
 }
 
-int RunCheck(const CheckOptions& opt, Context& ctx) {
-  if (opt.pins.empty() && opt.requirements.empty()) return Fail("check needs pins (torch==2.3.1 ...) or -r requirements.txt");
+Output RunCheck(const CheckOptions& opt, Context& ctx) {
+  if (opt.pins.empty() && opt.requirements.empty()) return Failed("check needs pins (torch==2.3.1 ...) or -r requirements.txt");
   auto pins = ReadPins(opt);
-  if (!pins) return Fail(pins.error());
+  if (!pins) return Failed(pins.error());
   // Nothing to check is no plan for torch: a file without pins (or one misread) is said so.
   if (pins->pins.empty() && !opt.requirements.empty()) {
-    return Fail("no pins found in " + opt.requirements + " (torch, torchvision or torchaudio)", kExitFindings);
+    return Failed("no pins found in " + opt.requirements + " (torch, torchvision or torchaudio)", kExitFindings);
   }
-  if (pins->pins.empty()) return Fail("no torch, torchvision or torchaudio pin found");
+  if (pins->pins.empty()) return Failed("no torch, torchvision or torchaudio pin found");
   auto spec = BuildSpec(opt.spec, ctx);
-  if (!spec) return Fail(spec.error(), SpecErrorExit(spec.err()));
-  CheckResult result = CheckPins(ctx.catalog, *spec, *pins);
-  if (ctx.flags.json) Print(JsonText(CheckJson(result)));
-  else Print(RenderCheck(result, ctx.text()));
-  return result.ok() ? kExitOk : kExitFindings;
+  if (!spec) return Failed(spec.error(), SpecErrorExit(spec.err()));
+  auto result = std::make_shared<const CheckResult>(CheckPins(ctx.catalog, *spec, *pins));
+  return Views([=] { return CheckJson(*result); }, [=](const TextOptions& o) { return RenderCheck(*result, o); },
+               result->ok() ? kExitOk : kExitFindings);
 }
 
 }  // namespace

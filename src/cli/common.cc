@@ -15,14 +15,44 @@ namespace {
 constexpr size_t kCatalogTableCap = 16 << 20;
 }  // namespace
 
+namespace {
+
+std::vector<Choice> OsChoices() {
+  std::vector<Choice> out;
+  for (Os os : AllOs()) out.push_back(Choice{OsName(os), ""});
+  return out;
+}
+
+std::vector<Choice> ArchChoices() {
+  std::vector<Choice> out;
+  for (Arch arch : AllArches()) out.push_back(Choice{ArchName(arch), ""});
+  return out;
+}
+
+template <typename T, typename NameFn>
+SpellingFn SpellingOf(Result<T> (*parse)(std::string_view), NameFn name) {
+  return [parse, name](std::string_view text) -> std::optional<std::string> {
+    auto value = parse(text);
+    if (!value) return std::nullopt;
+    return std::string(name(*value));
+  };
+}
+
+}  // namespace
+
 void AddGlobalFlags(Command& global, GlobalFlags& flags) {
-  global.Flag("--json", &flags.json, "Print one JSON object (schema in docs/json.md)");
-  global.Option("--lang", &flags.lang, "LANG", "Language of human output: en or zh (default: from LANG)");
-  global.Option("--color", &flags.color, "WHEN", "auto, always or never (NO_COLOR is honoured)");
+  global.Option("--format", &flags.format, "FORMAT", "How to print the result (default: text)").OneOf(FormatChoices());
+  global.Flag("--json", &flags.json, "The same as --format json (schema in docs/json.md)");
+  global.Option("--lang", &flags.lang, "LANG", "Language of human output (default: from LANG)")
+      .OneOf({{"en", "English"}, {"zh", "Simplified Chinese"}}, SpellingOf(ParseLang, LangCode));
+  global.Option("--color", &flags.color, "WHEN", "Colour in text output (NO_COLOR is honoured)")
+      .OneOf({{"auto", "when stdout is a terminal"}, {"always", "even into a pipe or file"}, {"never", "plain text"}});
   global.Option("--catalog", &flags.catalog_dir, "DIR", "Read catalog TSV files from DIR instead of the built-in copy");
   global.Flag("-v,--verbose", &flags.verbose, "Show the evidence trail: every source tried");
-  global.Option("--os", &flags.os, "OS", "Answer for linux, windows or macos (default: the system cudamatch runs on)");
-  global.Option("--arch", &flags.arch, "ARCH", "Answer for x86_64 or aarch64 (default: this machine)");
+  global.Option("--os", &flags.os, "OS", "Answer for this system (default: the system cudamatch runs on)")
+      .OneOf(OsChoices(), SpellingOf(ParseOs, OsName));
+  global.Option("--arch", &flags.arch, "ARCH", "Answer for this architecture (default: this machine)")
+      .OneOf(ArchChoices(), SpellingOf(ParseArch, ArchName));
 }
 
 Result<Catalog> LoadCatalog(const std::string& dir) {
@@ -44,34 +74,37 @@ Result<Catalog> LoadCatalog(const std::string& dir) {
   return catalog;
 }
 
+namespace {
+
+// --format, or --json (its alias); text by default.
+Result<const Format*> OutputFormat(const GlobalFlags& flags) {
+  if (flags.json && !flags.format.empty() && flags.format != "json") {
+    return Err("--json is --format json: it cannot go with --format " + flags.format);
+  }
+  const Format* format = FindFormat(flags.json ? "json" : flags.format);
+  return format != nullptr ? format : &Formats().front();
+}
+
+}  // namespace
+
 Result<std::unique_ptr<Context>> MakeContext(const GlobalFlags& flags, std::map<std::string, std::string> env,
                                              bool stdout_is_tty) {
   auto ctx = std::make_unique<Context>();
   ctx->flags = flags;
   ctx->platform.os = HostOs();
   ctx->env = std::move(env);
-  if (!flags.lang.empty()) {
-    auto lang = ParseLang(flags.lang);
-    if (!lang) return Error{lang.error()};
-    ctx->lang = *lang;
-  } else {
-    ctx->lang = LangFromLocale(ctx->Env("LC_ALL"), ctx->Env("LC_MESSAGES"), ctx->Env("LANG"));
-  }
-  if (flags.color == "always") ctx->style.color = true;
-  else if (flags.color == "never") ctx->style.color = false;
-  else if (flags.color == "auto") ctx->style.color = stdout_is_tty && ctx->Env("NO_COLOR").empty() && ctx->Env("TERM") != "dumb";
-  else return Err("--color must be auto, always or never, not " + Quote(flags.color));
+  // The table declares the allowed values: each flag holds one of them (or "" for the default).
+  if (!flags.lang.empty()) ctx->lang = ParseLang(flags.lang).value_or(Lang::kEn);
+  else ctx->lang = LangFromLocale(ctx->Env("LC_ALL"), ctx->Env("LC_MESSAGES"), ctx->Env("LANG"));
+  bool colour_auto = flags.color.empty() || flags.color == "auto";
+  ctx->style.color = colour_auto ? stdout_is_tty && ctx->Env("NO_COLOR").empty() && ctx->Env("TERM") != "dumb"
+                                 : flags.color == "always";
   SetColourOutput(ctx->style.color);
-  if (!flags.os.empty()) {
-    auto os = ParseOs(flags.os);
-    if (!os) return Error{os.error()};
-    ctx->platform.os = *os;
-  }
-  if (!flags.arch.empty()) {
-    auto arch = ParseArch(flags.arch);
-    if (!arch) return Error{arch.error()};
-    ctx->platform.arch = *arch;
-  }
+  if (!flags.os.empty()) ctx->platform.os = ParseOs(flags.os).value_or(ctx->platform.os);
+  if (!flags.arch.empty()) ctx->platform.arch = ParseArch(flags.arch).value_or(ctx->platform.arch);
+  auto format = OutputFormat(flags);
+  if (!format) return Error{format.error()};
+  ctx->format = *format;
   auto catalog = LoadCatalog(flags.catalog_dir);
   if (!catalog) return Err("catalog: " + catalog.error());
   ctx->catalog = std::move(*catalog);

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "cli/args.h"
+#include "cli/output.h"
 #include "catalog/catalog.h"
 #include "core/platform.h"
 #include "report/i18n.h"
@@ -18,7 +19,8 @@ namespace cudamatch {
 enum ExitCode { kExitOk = 0, kExitFindings = 1, kExitUsage = 2 };
 
 struct GlobalFlags {
-  bool json = false;
+  bool json = false;   // --json: the same as --format json
+  std::string format;  // --format: a name from Formats(); "" for the default
   std::string lang;
   std::string color = "auto";
   std::string catalog_dir;
@@ -33,6 +35,7 @@ struct Context {
   Style style;
   Catalog catalog;
   Platform platform;  // --os / --arch, else this machine's
+  const Format* format = &Formats().front();  // --format (or --json), else text
   std::map<std::string, std::string> env;
 
   TextOptions text() const { return TextOptions{lang, style, flags.verbose}; }
@@ -42,7 +45,8 @@ struct Context {
   }
 };
 
-// Adds --json, --lang, --color, --catalog, -v, --os, --arch to a command.
+// Adds --format, --json, --lang, --color, --catalog, -v, --os, --arch to a command, with their
+// allowed values (the platforms' from core/platform.h, the formats' from Formats()).
 void AddGlobalFlags(Command& global, GlobalFlags& flags);
 // Loads the catalog (embedded, each file overridable from --catalog DIR) and resolves the rest.
 Result<std::unique_ptr<Context>> MakeContext(const GlobalFlags& flags, std::map<std::string, std::string> env,

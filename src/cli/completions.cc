@@ -15,12 +15,38 @@ std::set<std::string> ValueOptions(const CliDoc& doc) {
   std::set<std::string> out;
   auto add = [&](const std::vector<OptionDoc>& options) {
     for (const OptionDoc& o : options) {
-      if (!o.names.empty() && !o.value.empty()) out.insert(o.names.begin(), o.names.end());
+      if (!o.names.empty() && !o.value.empty() && o.values.empty()) out.insert(o.names.begin(), o.names.end());
     }
   };
   add(doc.globals);
   for (const CommandDoc& c : doc.commands) add(c.options);
   return out;
+}
+
+std::string ShQuote(std::string_view text);
+
+// bash: after an option with allowed values, exactly those values.
+std::string BashValueCases(const CliDoc& doc) {
+  std::string out;
+  auto add = [&](const std::vector<OptionDoc>& options) {
+    for (const OptionDoc& o : options) {
+      if (o.names.empty() || o.values.empty()) continue;
+      out += "    " + Join(o.names, "|") + ") COMPREPLY=($(compgen -W " + ShQuote(Join(o.values, " ")) +
+             " -- \"$cur\")); return 0 ;;\n";
+    }
+  };
+  add(doc.globals);
+  for (const CommandDoc& c : doc.commands) add(c.options);
+  return out.empty() ? "" : "  case $prev in\n" + out + "  esac\n";
+}
+
+// A command's positional values (explain's topics), offered where a word that is no option goes.
+std::string PositionalValues(const CommandDoc& c) {
+  std::vector<std::string> out;
+  for (const OptionDoc& o : c.options) {
+    if (o.names.empty()) out.insert(out.end(), o.values.begin(), o.values.end());
+  }
+  return Join(out, " ");
 }
 
 std::string OptionWords(const std::vector<OptionDoc>& options) {
@@ -57,7 +83,8 @@ std::string ZshSpecs(const std::vector<OptionDoc>& options, std::string_view ind
   for (const OptionDoc& o : options) {
     for (const std::string& n : o.names) {
       std::string spec = n + "[" + ZshEscape(o.help) + "]";
-      if (!o.value.empty()) spec += ":" + ZshEscape(ToLower(o.value)) + ":_files";
+      if (!o.values.empty()) spec += ":" + ZshEscape(ToLower(o.value)) + ":(" + Join(o.values, " ") + ")";
+      else if (!o.value.empty()) spec += ":" + ZshEscape(ToLower(o.value)) + ":_files";
       out += fmt::format("{}{}{}\n", indent, ShQuote(spec), end);
     }
   }
@@ -81,7 +108,8 @@ std::string FishOptions(const std::string& prog, const std::vector<OptionDoc>& o
     std::string line = "complete -c " + prog;
     if (!condition.empty()) line += " -n " + FishQuote(condition);
     for (const std::string& n : o.names) line += StartsWith(n, "--") ? " -l " + n.substr(2) : " -s " + n.substr(1);
-    if (!o.value.empty()) line += " -r -F";
+    if (!o.values.empty()) line += " -x -a " + FishQuote(Join(o.values, " "));
+    else if (!o.value.empty()) line += " -r -F";
     out += line + " -d " + FishQuote(o.help) + "\n";
   }
   return out;
@@ -99,11 +127,14 @@ std::string GenerateBash(const CliDoc& doc) {
   out += "  local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]} cmd= i\n";
   out += "  for ((i = 1; i < COMP_CWORD; i++)); do\n";
   out += "    case ${COMP_WORDS[i]} in " + commands + ") cmd=${COMP_WORDS[i]}; break ;; esac\n  done\n";
+  out += BashValueCases(doc);
   if (!values.empty()) out += "  case $prev in " + values + ") return 0 ;; esac  # a value: files\n";
   out += "  local words=" + ShQuote(OptionWords(doc.globals)) + "\n  case $cmd in\n";
   out += "    '') words+=" + ShQuote(" " + Join(CommandNames(doc), " ")) + " ;;\n";
   for (const CommandDoc& c : doc.commands) {
-    out += "    " + c.name + ") words+=" + ShQuote(" " + OptionWords(c.options)) + " ;;\n";
+    std::string positional = PositionalValues(c);
+    out += "    " + c.name + ") words+=" + ShQuote(" " + OptionWords(c.options)) +
+           (positional.empty() ? "" : "; [[ $cur == -* ]] || words=" + ShQuote(positional)) + " ;;\n";
   }
   out += "  esac\n";
   out += "  COMPREPLY=($(compgen -W \"$words\" -- \"$cur\"))\n}\n";
@@ -122,7 +153,9 @@ std::string GenerateZsh(const CliDoc& doc) {
   out += "    args)\n      case $words[1] in\n";
   for (const CommandDoc& c : doc.commands) {
     out += "        " + c.name + ")\n          _arguments $globals \\\n" + ZshSpecs(c.options, "            ", " \\");
-    out += "            '*: :_files' && ret=0 ;;\n";
+    std::string positional = PositionalValues(c);
+    out += positional.empty() ? "            '*: :_files' && ret=0 ;;\n"
+                              : "            " + ShQuote("1: :(" + positional + ")") + " && ret=0 ;;\n";
   }
   out += "      esac ;;\n  esac\n  return ret\n}\n";
   out += "_" + doc.name + " \"$@\"\n";
@@ -137,7 +170,10 @@ std::string GenerateFish(const CliDoc& doc) {
   }
   out += FishOptions(doc.name, doc.globals, "");
   for (const CommandDoc& c : doc.commands) {
-    out += FishOptions(doc.name, c.options, "__fish_seen_subcommand_from " + c.name);
+    std::string condition = "__fish_seen_subcommand_from " + c.name;
+    out += FishOptions(doc.name, c.options, condition);
+    std::string positional = PositionalValues(c);
+    if (!positional.empty()) out += "complete -c " + doc.name + " -n " + FishQuote(condition) + " -a " + FishQuote(positional) + "\n";
   }
   return out;
 }

@@ -10,13 +10,14 @@ namespace cudamatch {
 
 namespace {
 
-int RunDoctor(const MachineOptions& opt, Context& ctx) {
+Output RunDoctor(const MachineOptions& opt, Context& ctx) {
   auto probe = ProbeMachine(opt, ctx);
-  if (!probe) return Fail(probe.error());
-  std::vector<Finding> findings = Diagnose(probe->snapshot, ctx.catalog);
-  if (ctx.flags.json) Print(JsonText(DoctorJson(probe->snapshot, findings)));
-  else Print(RenderDoctor(probe->snapshot, findings, ctx.text()));
-  return HasErrors(findings) ? kExitFindings : kExitOk;
+  if (!probe) return Failed(probe.error());
+  auto snapshot = std::make_shared<const Snapshot>(std::move(probe->snapshot));
+  auto findings = std::make_shared<const std::vector<Finding>>(Diagnose(*snapshot, ctx.catalog));
+  return Views([=] { return DoctorJson(*snapshot, *findings); },
+               [=](const TextOptions& o) { return RenderDoctor(*snapshot, *findings, o); },
+               HasErrors(*findings) ? kExitFindings : kExitOk);
 }
 
 }  // namespace

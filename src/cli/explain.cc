@@ -1,23 +1,29 @@
 // cudamatch explain [topic]: the layers and rules, in plain words.
-#include "core/text.h"
 #include "cli/common.h"
 #include "report/explain.h"
 
 namespace cudamatch {
 
+namespace {
+
+// The explain table's topics, each described by its English title.
+std::vector<Choice> TopicChoices() {
+  std::vector<Choice> out;
+  for (std::string_view t : ExplainTopics()) out.push_back(Choice{t, ""});
+  return out;
+}
+
+}  // namespace
+
 void RegisterExplain(CommandLine& cli) {
   auto topic = std::make_shared<std::string>();
-  RunFn run = [topic](Context& ctx) {
-    if (!topic->empty() && !IsExplainTopic(*topic)) {
-      return Fail("unknown topic " + Quote(*topic) + ExplainDidYouMean(*topic) + "; run `cudamatch explain` for the list");
-    }
-    if (ctx.flags.json) Print(JsonText(ExplainJson(*topic)));
-    else Print(RenderExplain(*topic, ctx.text()));
-    return static_cast<int>(kExitOk);
+  RunFn run = [topic](Context&) {
+    std::string t = *topic;  // one of ExplainTopics(), or "" for the list: the table allows no other
+    return Views([t] { return ExplainJson(t); }, [t](const TextOptions& o) { return RenderExplain(t, o); });
   };
   Command& sub = cli.Add("explain", "Driver CUDA vs toolkit vs PyTorch's CUDA, and the other rules, explained",
                          std::move(run));
-  sub.Positional("topic", topic.get(), "A topic; without one, the list");
+  sub.Positional("topic", topic.get(), "A topic; without one, the list").OneOf(TopicChoices());
 }
 
 }  // namespace cudamatch

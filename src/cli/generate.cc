@@ -16,6 +16,7 @@ OptionDoc DescribeOption(const Arg& arg) {
   if (!arg.positional() && !arg.long_name.empty()) d.names.push_back("--" + std::string(arg.long_name));
   d.value = arg.value;
   d.help = arg.help;
+  for (const Choice& c : arg.choices) d.values.emplace_back(c.name);
   return d;
 }
 
@@ -56,7 +57,8 @@ std::string ManOption(const OptionDoc& o) {
     head = Join(names, ", ");
     if (!o.value.empty()) head += " \\fI" + Roff(o.value) + "\\fR";
   }
-  return ".TP\n" + head + "\n" + Roff(o.help) + "\n";
+  std::string values = o.values.empty() ? "" : " Allowed values: " + Join(o.values, ", ") + ".";
+  return ".TP\n" + head + "\n" + Roff(o.help + values) + "\n";
 }
 
 std::string ManCommand(const CommandDoc& c) {

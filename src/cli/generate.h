@@ -21,6 +21,7 @@ struct OptionDoc {
   std::vector<std::string> names;  // "-v", "--verbose"; empty for a positional
   std::string value;               // the positional's name or the value's type; "" for a flag
   std::string help;
+  std::vector<std::string> values;  // the allowed values, when the set is closed
 };
 
 struct CommandDoc {

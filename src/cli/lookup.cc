@@ -14,25 +14,27 @@ struct LookupOptions {
   std::string mirror;
 };
 
-int RunLookup(const LookupOptions& opt, Context& ctx) {
+Output RunLookup(const LookupOptions& opt, Context& ctx) {
   auto query = ParseLookupQuery(opt.args);
-  if (!query) return Fail(query.error());
+  if (!query) return Failed(query.error());
   const Mirror* mirror = nullptr;
   std::optional<Mirror> unlisted;
   if (!opt.mirror.empty()) {
     mirror = FindMirror(ctx.catalog, opt.mirror);
     if (mirror == nullptr) {
       auto m = UnlistedMirror(opt.mirror);
-      if (!m) return Fail(m.error());
+      if (!m) return Failed(m.error());
       unlisted = std::move(*m);
       mirror = &*unlisted;
     }
   }
   auto result = Lookup(ctx.catalog, *query, ctx.platform, mirror);
-  if (!result) return Fail(result.error());
-  if (ctx.flags.json) Print(JsonText(LookupJson(ctx.catalog, *result)));
-  else Print(RenderLookup(ctx.catalog, *result, ctx.text()));
-  return result->not_found ? kExitFindings : kExitOk;
+  if (!result) return Failed(result.error());
+  auto found = std::make_shared<const LookupResult>(std::move(*result));
+  const Catalog* c = &ctx.catalog;
+  return Views([=] { return LookupJson(*c, *found); },
+               [=](const TextOptions& o) { return RenderLookup(*c, *found, o); },
+               found->not_found ? kExitFindings : kExitOk);
 }
 
 }  // namespace

@@ -43,7 +43,7 @@ int Run(const std::vector<std::string>& args, bool stdout_is_tty) {
   }
   auto ctx = MakeContext(flags, ProcessEnvironment(), stdout_is_tty);
   if (!ctx) return Fail(ctx.error());
-  return line->command->run()(**ctx);
+  return EmitOutput(line->command->run()(**ctx), **ctx);
 }
 
 }  // namespace

@@ -9,11 +9,12 @@ void RegisterPlan(CommandLine& cli) {
   auto opt = std::make_shared<SpecOptions>();
   RunFn run = [opt](Context& ctx) {
     auto spec = BuildSpec(*opt, ctx);
-    if (!spec) return Fail(spec.error(), SpecErrorExit(spec.err()));
-    Plan plan = MakePlan(ctx.catalog, *spec);
-    if (ctx.flags.json) Print(JsonText(PlanJson(plan, *spec)));
-    else Print(RenderPlan(plan, *spec, ctx.text()));
-    return plan.release ? static_cast<int>(kExitOk) : static_cast<int>(kExitFindings);
+    if (!spec) return Failed(spec.error(), SpecErrorExit(spec.err()));
+    auto machine = std::make_shared<const MachineSpec>(std::move(*spec));
+    auto plan = std::make_shared<const Plan>(MakePlan(ctx.catalog, *machine));
+    return Views([=] { return PlanJson(*plan, *machine); },
+                 [=](const TextOptions& o) { return RenderPlan(*plan, *machine, o); },
+                 plan->release ? kExitOk : kExitFindings);
   };
   Command& sub = cli.Add("plan", "The torch, torchvision and torchaudio that fit a machine, and how to install them",
                          std::move(run));

@@ -13,25 +13,24 @@ struct TableOptions {
   std::string cc;
 };
 
-int RunTable(const TableOptions& opt, Context& ctx) {
+Output RunTable(const TableOptions& opt, Context& ctx) {
   TableQuery q;
   q.which = opt.which;
   if (!opt.since.empty()) q.since = opt.since;
   if (!opt.cuda.empty()) {
     auto v = CudaVersion::Parse(opt.cuda);
-    if (!v) return Fail(v.error());
+    if (!v) return Failed(v.error());
     q.cuda = *v;
   }
   if (!opt.cc.empty()) {
     auto v = ComputeCapability::Parse(opt.cc);
-    if (!v) return Fail(v.error());
+    if (!v) return Failed(v.error());
     q.cc = *v;
   }
   q.platform = ctx.platform.Name();
-  if (Status s = ValidateTableQuery(q); !s.ok()) return Fail(s.error());
-  if (ctx.flags.json) Print(JsonText(TableJson(ctx.catalog, q)));
-  else Print(RenderTable(ctx.catalog, q, ctx.text()));
-  return kExitOk;
+  if (Status s = ValidateTableQuery(q); !s.ok()) return Failed(s.error());
+  const Catalog* c = &ctx.catalog;
+  return Views([=] { return TableJson(*c, q); }, [=](const TextOptions& o) { return RenderTable(*c, q, o); });
 }
 
 }  // namespace
@@ -40,7 +39,9 @@ void RegisterTable(CommandLine& cli) {
   auto opt = std::make_shared<TableOptions>();
   Command& sub = cli.Add("table", "A whole correspondence table: torch, cuda, driver or gpu",
                          [opt](Context& ctx) { return RunTable(*opt, ctx); });
-  sub.Positional("which", &opt->which, "torch, cuda, driver or gpu").required = true;
+  Arg& which = sub.Positional("which", &opt->which, "The table");
+  which.required = true;
+  for (const TableKind& k : TableKinds()) which.choices.push_back(Choice{k.name, k.help});
   sub.Option("--since", &opt->since, "VERSION", "Only rows from this version on");
   sub.Option("--cuda", &opt->cuda, "X.Y", "torch: only releases with wheels for this CUDA");
   sub.Option("--cc", &opt->cc, "X.Y", "gpu: only GPUs of this compute capability");

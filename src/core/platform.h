@@ -3,6 +3,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/result.h"
 
@@ -20,8 +21,13 @@ struct Platform {
   bool operator==(const Platform&) const = default;
 };
 
-Result<Os> ParseOs(std::string_view text);      // linux | windows | macos
-Result<Arch> ParseArch(std::string_view text);  // x86_64 | aarch64 (also amd64, arm64)
+// Every value, in the order they are listed (--os, --arch: allowed values, help, completions).
+const std::vector<Os>& AllOs();
+const std::vector<Arch>& AllArches();
+
+Result<Os> ParseOs(std::string_view text);      // linux | windows | macos (also win, mac, darwin, osx)
+Result<Arch> ParseArch(std::string_view text);  // x86_64 | aarch64 (also amd64, x64, arm64)
 std::string_view OsName(Os os);
+std::string_view ArchName(Arch arch);  // "x86_64", "aarch64"
 
 }  // namespace cudamatch

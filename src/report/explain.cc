@@ -13,17 +13,6 @@ const std::vector<std::string_view>& ExplainTopics() {
   return kTopics;
 }
 
-bool IsExplainTopic(std::string_view topic) {
-  return std::find(ExplainTopics().begin(), ExplainTopics().end(), topic) != ExplainTopics().end();
-}
-
-std::string ExplainDidYouMean(std::string_view topic) {
-  for (std::string_view t : ExplainTopics()) {
-    if (EditDistance(topic, t) <= 2 || StartsWith(t, topic)) return " (did you mean '" + std::string(t) + "'?)";
-  }
-  return "";
-}
-
 std::string RenderExplain(const std::string& topic, const TextOptions& o) {
   Lang L = o.lang;
   if (topic.empty()) {

@@ -12,8 +12,6 @@
 namespace cudamatch {
 
 const std::vector<std::string_view>& ExplainTopics();
-bool IsExplainTopic(std::string_view topic);
-std::string ExplainDidYouMean(std::string_view topic);
 std::string RenderExplain(const std::string& topic, const TextOptions& o);
 Json ExplainJson(const std::string& topic);
 

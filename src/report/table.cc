@@ -58,10 +58,19 @@ std::string PciList(const GpuModel& g) {
 
 }  // namespace
 
+const std::vector<TableKind>& TableKinds() {
+  static const std::vector<TableKind> kKinds = {
+      {"torch", "torch releases and their wheels"},
+      {"cuda", "CUDA releases and the drivers they need"},
+      {"driver", "driver branches and the newest CUDA each serves"},
+      {"gpu", "GPUs and their compute capabilities"},
+  };
+  return kKinds;
+}
+
 Status ValidateTableQuery(const TableQuery& q) {
-  if (q.which != "torch" && q.which != "cuda" && q.which != "driver" && q.which != "gpu") {
-    return Err("unknown table " + Quote(q.which) + " (expected torch, cuda, driver or gpu)");
-  }
+  bool known = std::any_of(TableKinds().begin(), TableKinds().end(), [&](const TableKind& k) { return k.name == q.which; });
+  if (!known) return Err("unknown table " + Quote(q.which) + " (expected torch, cuda, driver or gpu)");
   if (q.since) {
     bool ok = q.which == "torch"  ? Pep440::Parse(*q.since).ok()
               : q.which == "cuda" ? CudaVersion::Parse(*q.since).ok()

@@ -3,6 +3,8 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "catalog/catalog.h"
 #include "report/json.h"
@@ -17,6 +19,13 @@ struct TableQuery {
   std::optional<ComputeCapability> cc;  // GPUs of this compute capability
   std::string platform = "linux-x86_64";
 };
+
+// The tables, in the order they are listed (`table`'s allowed values).
+struct TableKind {
+  std::string_view name;
+  std::string_view help;
+};
+const std::vector<TableKind>& TableKinds();
 
 // Checks the table name and filters; the error names what is wrong.
 Status ValidateTableQuery(const TableQuery& q);

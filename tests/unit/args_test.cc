@@ -21,7 +21,12 @@ struct Line {
   Line() {
     cli.global().Flag("--json", &json, "JSON");
     cli.global().Flag("-v,--verbose", &verbose, "Evidence");
-    cli.global().Option("--lang", &lang, "LANG", "Language");
+    cli.global().Option("--lang", &lang, "LANG", "Language")
+        .OneOf({{"en", "English"}, {"zh", "Simplified Chinese"}},
+               [](std::string_view t) -> std::optional<std::string> {
+                 if (t.substr(0, 3) == "zh_") return "zh";
+                 return std::nullopt;
+               });
     Command& doctor = cli.Add("doctor", "Inspect", nullptr);
     doctor.Option("--root", &root, "DIR", "Image").on_value = [this](const std::string&) { root_given = true; };
     Command& plan = cli.Add("plan", "Plan", nullptr);
@@ -30,7 +35,7 @@ struct Line {
     Command& lookup = cli.Add("lookup", "Look up", nullptr);
     lookup.Positionals("entity", &entities, "torch==2.3.1").required = true;
     Command& explain = cli.Add("explain", "Explain", nullptr);
-    explain.Positional("topic", &topic, "A topic");
+    explain.Positional("topic", &topic, "A topic").OneOf({{"layers", ""}, {"minor-compat", ""}, {"cudnn", ""}});
     cli.global().Option("--generate", &lang, "KIND", "hidden").hidden = true;
   }
   Result<ParsedLine> Parse(const std::vector<std::string>& words) { return ParseCommandLine(cli, words); }
@@ -71,7 +76,7 @@ TEST(Args, PositionalsFillInOrderAndDashDashEndsOptions) {
   EXPECT_EQ(l.entities, (std::vector<std::string>{"gpu", "-RTX"}));
   EXPECT_TRUE(l.json);
   Line e;
-  EXPECT_EQ(e.Error({"explain", "a", "b"}), "unexpected argument 'b' for explain");
+  EXPECT_EQ(e.Error({"explain", "layers", "b"}), "unexpected argument 'b' for explain");
 }
 
 TEST(Args, RefusalsNameTheWordAndTheNearMiss) {
@@ -86,6 +91,49 @@ TEST(Args, RefusalsNameTheWordAndTheNearMiss) {
   EXPECT_EQ(Line().Error({"--json=yes"}), "--json takes no value");
   EXPECT_EQ(Line().Error({"lookup"}), "lookup needs entity: torch==2.3.1");
   EXPECT_EQ(Line().Error({"--generat", "man"}), "unknown option '--generat'") << "hidden options are not suggested";
+}
+
+TEST(Args, AllowedValuesAreAcceptedOtherSpellingsStoredAsTheirName) {
+  Line l;
+  ASSERT_TRUE(l.Parse({"--lang", "zh", "explain", "cudnn"}).ok());
+  EXPECT_EQ(l.lang, "zh");
+  EXPECT_EQ(l.topic, "cudnn");
+  Line s;
+  ASSERT_TRUE(s.Parse({"--lang=zh_CN", "explain"}).ok());
+  EXPECT_EQ(s.lang, "zh");
+  Line e;
+  ASSERT_TRUE(e.Parse({"explain", ""}).ok()) << "an empty value is the default";
+  EXPECT_EQ(e.topic, "");
+}
+
+TEST(Args, UnknownValueIsRefusedNamingTheNearMissAndTheAllowedValues) {
+  EXPECT_EQ(Line().Error({"--lang", "zhh"}), "unknown value 'zhh' for --lang (did you mean 'zh'?); allowed: en, zh");
+  EXPECT_EQ(Line().Error({"--lang", "french"}), "unknown value 'french' for --lang; allowed: en, zh");
+  // The former explain-topic check, now the parser's through the same DidYouMean.
+  EXPECT_EQ(Line().Error({"explain", "minor-compt"}),
+            "unknown value 'minor-compt' for TOPIC (did you mean 'minor-compat'?); allowed: layers, minor-compat, cudnn");
+  EXPECT_EQ(Line().Error({"explain", "lay"}),
+            "unknown value 'lay' for TOPIC (did you mean 'layers'?); allowed: layers, minor-compat, cudnn")
+      << "a word that begins an allowed value is a near miss too";
+}
+
+TEST(Args, OneDidYouMeanForCommandsOptionsAndValues) {
+  std::vector<std::string> commands = {"doctor", "lookup", "explain"};
+  EXPECT_EQ(DidYouMean("lokup", commands), "lookup");
+  EXPECT_EQ(DidYouMean("expl", commands), "explain");
+  EXPECT_EQ(DidYouMean("zzzzzz", commands), std::nullopt);
+  EXPECT_EQ(DidYouMean("", commands), std::nullopt);
+  EXPECT_EQ(DidYouMean("--no-detct", {"--root", "--no-detect"}), "--no-detect") << "the nearest, not the first";
+  EXPECT_EQ(DidYouMeanHint("lokup", commands), " (did you mean 'lookup'?)");
+}
+
+TEST(Args, HelpListsAllowedValues) {
+  Line l;
+  std::string top = HelpText(l.cli, nullptr);
+  EXPECT_NE(top.find("en  English"), std::string::npos) << top;
+  EXPECT_NE(top.find("zh  Simplified Chinese"), std::string::npos) << top;
+  std::string explain = HelpText(l.cli, l.cli.Find("explain"));
+  EXPECT_NE(explain.find("A topic [values: layers, minor-compat, cudnn]"), std::string::npos) << explain;
 }
 
 TEST(Args, ValuesMayLookLikeUnknownOptions) {

@@ -220,6 +220,54 @@ TEST(Cli, ChineseByFlagAndByLocale) {
             RunCudamatch({"lookup", "torch==2.3.1", "--json"}).out);
 }
 
+// --json is --format json on every command, byte for byte; --format text is the default.
+TEST(Cli, FormatJsonAndJsonAreTheSameOnEveryCommand) {
+  std::string root = testing::SourceDir() + "/tests/fixtures/machines/gpu-server/root";
+  std::vector<std::vector<std::string>> commands = {
+      {"doctor", "--root", root},
+      {"lookup", "torch==2.3.1"},
+      {"table", "cuda"},
+      {"catalog"},
+      {"plan", "--no-detect", "--driver", "470.82.01", "--gpu", "RTX 3090", "--python", "3.10"},
+      {"check", "--no-detect", "torch==1.13.0", "torchvision==1.4.0"},
+      {"explain", "layers"},
+  };
+  for (std::vector<std::string> args : commands) {
+    auto text = RunCudamatch(args);
+    std::vector<std::string> as_text = args, as_json = args, as_format = args;
+    as_text.insert(as_text.end(), {"--format", "text"});
+    as_json.push_back("--json");
+    as_format.push_back("--format=json");
+    auto t = RunCudamatch(as_text);
+    auto j = RunCudamatch(as_json);
+    auto f = RunCudamatch(as_format);
+    EXPECT_EQ(text.out, t.out) << args[0];
+    EXPECT_EQ(text.exit_code, t.exit_code) << args[0];
+    EXPECT_EQ(j.out, f.out) << args[0];
+    EXPECT_EQ(j.exit_code, f.exit_code) << args[0];
+    EXPECT_EQ(j.err, f.err) << args[0];
+    EXPECT_TRUE(nlohmann::json::parse(f.out).contains("schema_version")) << args[0];
+  }
+  auto both = RunCudamatch({"catalog", "--json", "--format", "text"});
+  EXPECT_EQ(both.exit_code, 2);
+  EXPECT_EQ(both.out, "");
+  EXPECT_NE(both.err.find("cudamatch: error: --json is --format json"), std::string::npos) << both.err;
+  auto bad = RunCudamatch({"catalog", "--format", "jsn"});
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.err.find("unknown value 'jsn' for --format (did you mean 'json'?); allowed: text, json"), std::string::npos)
+      << bad.err;
+}
+
+TEST(Cli, ClosedSetFlagsNameTheNearMiss) {
+  auto lang = RunCudamatch({"catalog", "--lang", "zhh"});
+  EXPECT_EQ(lang.exit_code, 2);
+  EXPECT_NE(lang.err.find("unknown value 'zhh' for --lang (did you mean 'zh'?); allowed: en, zh"), std::string::npos) << lang.err;
+  auto os = RunCudamatch({"lookup", "torch==2.3.1", "--os", "windos"});
+  EXPECT_NE(os.err.find("(did you mean 'windows'?); allowed: linux, windows, macos"), std::string::npos) << os.err;
+  EXPECT_EQ(RunCudamatch({"lookup", "torch==2.3.1", "--os", "win", "--arch", "amd64"}).exit_code, 0) << "other spellings";
+  EXPECT_EQ(RunCudamatch({"lookup", "cuda==12.4", "--lang", "zh_CN"}).out, RunCudamatch({"lookup", "cuda==12.4", "--lang", "zh"}).out);
+}
+
 TEST(Cli, ColorOnlyWhenAsked) {
   auto never = RunCudamatch({"lookup", "cuda==12.4"});
   EXPECT_EQ(never.out.find("\033["), std::string::npos);

@@ -111,6 +111,30 @@ TEST(Generate, BashCompletesEachCommandsFlags) {
   EXPECT_EQ(BashComplete(dir, script, "cudamatch doctor --root ''"), std::set<std::string>{});
 }
 
+// Closed-set options and arguments complete to exactly their allowed values, in every shell.
+TEST(Generate, CompletionsOfferExactlyTheAllowedValues) {
+  TempDir dir;
+  if (HaveProgram("bash")) {
+    std::string script = Generated(dir, "bash", "cudamatch.bash");
+    EXPECT_EQ(BashComplete(dir, script, "cudamatch --lang ''"), (std::set<std::string>{"en", "zh"}));
+    EXPECT_EQ(BashComplete(dir, script, "cudamatch plan --format ''"), (std::set<std::string>{"text", "json"}));
+    EXPECT_EQ(BashComplete(dir, script, "cudamatch --color ''"), (std::set<std::string>{"auto", "always", "never"}));
+    EXPECT_EQ(BashComplete(dir, script, "cudamatch --os w"), std::set<std::string>{"windows"});
+    EXPECT_EQ(BashComplete(dir, script, "cudamatch --arch ''"), (std::set<std::string>{"x86_64", "aarch64"}));
+    EXPECT_EQ(BashComplete(dir, script, "cudamatch explain minor"), std::set<std::string>{"minor-compat"});
+  }
+  if (HaveProgram("fish")) {
+    std::string script = Generated(dir, "fish", "cudamatch.fish");
+    Shell words = RunShell("HOME=" + dir.path() + " fish --no-config -c 'source " + script +
+                           "; complete -C \"cudamatch --lang \"'");
+    std::set<std::string> offered;
+    for (const std::string& line : Lines(words.out)) offered.insert(line.substr(0, line.find('\t')));
+    EXPECT_EQ(offered, (std::set<std::string>{"en", "zh"})) << words.out;
+  }
+  RunResult zsh = RunCudamatch({"--generate", "zsh"});
+  EXPECT_NE(zsh.out.find("'--lang[Language of human output (default\\: from LANG)]:lang:(en zh)'"), std::string::npos) << zsh.out;
+}
+
 TEST(Generate, ZshAndFishScriptsParse) {
   TempDir dir;
   int checked = 0;

@@ -48,8 +48,10 @@ TEST(Messages, EveryFindingHasMessageAndWhy) {
     }
   }
   for (std::string_view topic : ExplainTopics()) {
-    EXPECT_TRUE(HasMessage(Lang::kZh, "explain." + std::string(topic) + ".title")) << topic;
-    EXPECT_TRUE(HasMessage(Lang::kZh, "explain." + std::string(topic) + ".body")) << topic;
+    for (Lang lang : {Lang::kEn, Lang::kZh}) {
+      EXPECT_TRUE(HasMessage(lang, "explain." + std::string(topic) + ".title")) << topic;
+      EXPECT_TRUE(HasMessage(lang, "explain." + std::string(topic) + ".body")) << topic;
+    }
   }
 }
 

@@ -1,0 +1,53 @@
+// The one renderer seam. A command returns an Output: views of its result (JSON and text) and
+// its exit code, or an error. One place, EmitOutput, picks the format asked for (--format, or
+// --json as its alias) and writes it. A new format is one new file with its render function and
+// one row in Formats().
+#pragma once
+
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "cli/args.h"
+#include "report/json.h"
+#include "report/text.h"
+
+namespace cudamatch {
+
+struct Context;
+
+struct Output {
+  int exit_code = 0;
+  std::string error;  // set: the command failed; "cudamatch: error: <error>" on stderr, nothing on stdout
+  std::function<Json()> json;
+  std::function<std::string(const TextOptions&)> text;
+};
+
+// A result in both views, with its exit code.
+Output Views(std::function<Json()> json, std::function<std::string(const TextOptions&)> text, int exit_code = 0);
+// A failed command: the message and its exit code (a usage error by default).
+Output Failed(std::string message, int exit_code = 2);
+
+using RenderFn = std::function<std::string(const Output&, const Context&)>;
+
+struct Format {
+  std::string_view name;  // the --format value
+  std::string_view help;
+  RenderFn render;
+};
+
+// Every output format, the default (text) first. --format's allowed values come from here.
+const std::vector<Format>& Formats();
+const Format* FindFormat(std::string_view name);
+// --format's allowed values.
+std::vector<Choice> FormatChoices();
+
+// The formats' renderers, one file each (format_text.cc, format_json.cc).
+std::string RenderTextFormat(const Output& out, const Context& ctx);
+std::string RenderJsonFormat(const Output& out, const Context& ctx);
+
+// Writes the output in the context's format (or the error to stderr); returns the exit code.
+int EmitOutput(const Output& out, const Context& ctx);
+
+}  // namespace cudamatch
