@@ -240,6 +240,10 @@ std::string EscapeControls(std::string_view text, bool keep_sgr, bool keep_newli
 }
 
 std::string EscapeJsonControls(std::string_view json) {
+  // DEL, C1 and the bidi controls all start with a byte of 0x7f or more.
+  if (std::all_of(json.begin(), json.end(), [](char ch) { return static_cast<unsigned char>(ch) < 0x7f; })) {
+    return std::string(json);
+  }
   std::string out;
   out.reserve(json.size());
   for (size_t i = 0; i < json.size();) {
@@ -256,12 +260,42 @@ std::string EscapeJsonControls(std::string_view json) {
   return out;
 }
 
+namespace {
+
+// Whether `text` has what any redaction above needs: a URL with userinfo ('@'), a query ('?'),
+// conda's "/t/" or a Cloudsmith host. Text without them comes out of RedactCredentials unchanged.
+bool MayHoldCredentials(std::string_view text) {
+  if (text.find("://") == std::string_view::npos) return false;
+  return text.find_first_of("@?") != std::string_view::npos || text.find("/t/") != std::string_view::npos ||
+         ToLower(text).find("cloudsmith") != std::string::npos;
+}
+
+}  // namespace
+
 std::string RedactCredentials(std::string_view text) {
-  if (text.find("://") == std::string_view::npos) return std::string(text);
+  if (!MayHoldCredentials(text)) return std::string(text);
   return RedactPathsAndQueries(RedactUserinfo(text));
 }
 
+namespace {
+
+// Printable ASCII (and, with `newlines`, line breaks) with nothing to redact: nothing to change and
+// nothing to escape, the text of almost every value and line. Checked in one pass first, so the
+// common case costs a scan instead of the redaction and escaping passes.
+bool Plain(std::string_view text, bool newlines) {
+  for (char ch : text) {
+    auto b = static_cast<unsigned char>(ch);
+    if ((b < 0x20 || b > 0x7e) && !(newlines && b == '\n')) return false;
+  }
+  return !MayHoldCredentials(text);
+}
+
+}  // namespace
+
+bool IsPlainText(std::string_view text) { return Plain(text, false); }
+
 std::string SafeText(std::string_view text, Sink sink, bool keep_sgr) {
+  if (Plain(text, sink == Sink::kReport)) return std::string(text);
   switch (sink) {
     case Sink::kValue:
       return EscapeControls(RedactCredentials(text), false, false, true);
@@ -275,7 +309,8 @@ std::string SafeText(std::string_view text, Sink sink, bool keep_sgr) {
   for (size_t pos = 0; pos <= text.size();) {
     size_t nl = text.find('\n', pos);
     std::string_view line = text.substr(pos, nl == std::string_view::npos ? std::string_view::npos : nl - pos);
-    out += EscapeControls(RedactCredentials(line), keep_sgr);
+    if (Plain(line, false)) out += line;
+    else out += EscapeControls(RedactCredentials(line), keep_sgr);
     if (nl == std::string_view::npos) break;
     out += '\n';
     pos = nl + 1;

@@ -24,6 +24,8 @@ enum class Sink {
 
 // The one output function: RedactCredentials, then the escaping of `sink`.
 std::string SafeText(std::string_view text, Sink sink, bool keep_sgr = false);
+// Printable ASCII with nothing to redact: SafeText returns such text unchanged for every sink.
+bool IsPlainText(std::string_view text);
 
 // Escapes, as visible text: C0 controls ("\x1b"; "\n", "\t" and "\r" by name) except '\n' with
 // `keep_newline`, DEL, C1 controls (U+0080 to U+009F, "\u009b"), bidirectional controls and line

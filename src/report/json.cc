@@ -1,5 +1,7 @@
 #include "report/json.h"
 
+#include <algorithm>
+
 #include "catalog/coverage.h"
 #include "core/safe_text.h"
 
@@ -11,22 +13,39 @@ namespace {
 void MakeSafe(Json& j) {
   if (j.is_string()) {
     std::string& s = j.get_ref<std::string&>();
-    s = SafeText(s, Sink::kJson);
+    if (!IsPlainText(s)) s = SafeText(s, Sink::kJson);
   } else if (j.is_array()) {
     for (Json& e : j) MakeSafe(e);
   } else if (j.is_object()) {
-    Json safe = Json::object();
+    bool plain_keys = true;
     for (auto it = j.begin(); it != j.end(); ++it) {
       MakeSafe(it.value());
+      plain_keys = plain_keys && IsPlainText(it.key());
+    }
+    if (plain_keys) return;
+    Json safe = Json::object();
+    for (auto it = j.begin(); it != j.end(); ++it) {
       safe[SafeText(it.key(), Sink::kJson)] = std::move(it.value());
     }
     j = std::move(safe);
   }
 }
 
+// No string or key that SafeText would change: the tree can be written as it is, uncopied.
+bool AllPlain(const Json& j) {
+  if (j.is_string()) return IsPlainText(j.get_ref<const std::string&>());
+  if (j.is_array()) return std::all_of(j.begin(), j.end(), [](const Json& e) { return AllPlain(e); });
+  if (!j.is_object()) return true;
+  for (auto it = j.begin(); it != j.end(); ++it) {
+    if (!IsPlainText(it.key()) || !AllPlain(it.value())) return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 std::string JsonText(const Json& j) {
+  if (AllPlain(j)) return EscapeJsonControls(j.dump(2, ' ', false, Json::error_handler_t::replace)) + "\n";
   Json safe = j;
   MakeSafe(safe);
   return EscapeJsonControls(safe.dump(2, ' ', false, Json::error_handler_t::replace)) + "\n";
