@@ -103,20 +103,28 @@ std::string SyntheticMachine(int envs) {
   return root;
 }
 
-void BM_DoctorSynthetic(benchmark::State& state) {
-  std::string root = SyntheticMachine(static_cast<int>(state.range(0)));
+// Doctor over the tree at `root`: probe, derive, diagnosis with fix verification, JSON. Returns
+// the number of findings of the last run.
+size_t RunDoctor(benchmark::State& state, const std::string& root, const std::string& path) {
   auto fs = MakeRealFs(root);
   ProbeInput in;
   in.fs = fs.get();
   in.catalog = &TheCatalog();
-  in.env = {{"HOME", "/home/u"}, {"PATH", "/usr/local/cuda-12.4/bin:/usr/bin"}};
+  in.env = {{"HOME", "/home/u"}, {"PATH", path}};
+  size_t findings_n = 0;
   for (auto _ : state) {
     Snapshot snap = TakeSnapshot(in);
     Derive(TheCatalog(), snap);
     std::vector<Finding> findings = Diagnose(snap, TheCatalog());
     benchmark::DoNotOptimize(JsonText(DoctorJson(snap, findings)));
     state.counters["envs"] = static_cast<double>(snap.pythons.size());
+    findings_n = findings.size();
   }
+  return findings_n;
+}
+
+void BM_DoctorSynthetic(benchmark::State& state) {
+  RunDoctor(state, SyntheticMachine(static_cast<int>(state.range(0))), "/usr/local/cuda-12.4/bin:/usr/bin");
   state.SetComplexityN(state.range(0));
 }
 BENCHMARK(BM_DoctorSynthetic)->Arg(10)->Arg(200)->Arg(2000)->Unit(benchmark::kMillisecond)->Complexity(benchmark::oN);
@@ -151,19 +159,7 @@ std::string ProblemMachine(int envs) {
 }
 
 void BM_DoctorScaling(benchmark::State& state) {
-  std::string root = ProblemMachine(static_cast<int>(state.range(0)));
-  auto fs = MakeRealFs(root);
-  ProbeInput in;
-  in.fs = fs.get();
-  in.catalog = &TheCatalog();
-  in.env = {{"HOME", "/home/u"}, {"PATH", "/usr/bin"}};
-  size_t findings_n = 0;
-  for (auto _ : state) {
-    Snapshot snap = TakeSnapshot(in);
-    std::vector<Finding> findings = Diagnose(snap, TheCatalog());
-    benchmark::DoNotOptimize(JsonText(DoctorJson(snap, findings)));
-    findings_n = findings.size();
-  }
+  size_t findings_n = RunDoctor(state, ProblemMachine(static_cast<int>(state.range(0))), "/usr/bin");
   state.counters["findings"] = static_cast<double>(findings_n);
   state.counters["per_env"] = benchmark::Counter(static_cast<double>(state.range(0)),
                                                  benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
