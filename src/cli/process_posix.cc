@@ -55,8 +55,8 @@ std::string WorkingDirectory(const std::string& pwd) {
 
 namespace {
 
-std::string TrustedLibrary(const ProbeInput& in, std::string_view soname) {
-  LibraryChoice choice = ChooseTrustedLibrary(soname, LibraryDirs(in));
+std::string TrustedLibrary(const std::vector<std::string>& dirs, std::string_view soname) {
+  LibraryChoice choice = ChooseTrustedLibrary(soname, dirs);
   if (!choice.path.empty()) return choice.path;
   if (!choice.rejected.empty()) return choice.rejected.front().substr(0, choice.rejected.front().find(": "));
   return std::string(soname);
@@ -65,7 +65,8 @@ std::string TrustedLibrary(const ProbeInput& in, std::string_view soname) {
 }  // namespace
 
 NvidiaLibraries NvidiaLibraryNames(const ProbeInput& in) {
-  return {TrustedLibrary(in, "libnvidia-ml.so.1"), TrustedLibrary(in, "libcuda.so.1")};
+  std::vector<std::string> dirs = LibraryDirs(in);  // ld.so.conf read once for both
+  return {TrustedLibrary(dirs, "libnvidia-ml.so.1"), TrustedLibrary(dirs, "libcuda.so.1")};
 }
 
 bool IsDirectory(const std::string& path) {
