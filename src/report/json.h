@@ -11,13 +11,13 @@ namespace cudamatch {
 
 using Json = nlohmann::ordered_json;
 
-inline constexpr int kSchemaVersion = 1;
+inline constexpr int kSchemaVersion = 2;
 
 // The text printed for --json: indented, one object, a final newline. Bytes that are not valid
 // UTF-8 (read from broken files) are replaced, never fatal.
 std::string JsonText(const Json& j);
 
-// {"schema_version": 1, "kind": kind}
+// {"schema_version": 2, "kind": kind}
 Json JsonHeader(std::string_view kind);
 
 // Small helpers: null for unknown values.

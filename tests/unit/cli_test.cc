@@ -24,7 +24,7 @@ TEST(Cli, LookupTorchVisionAndAudio) {
   auto r = RunCudamatch({"lookup", "torch==1.13.0", "--json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   auto j = nlohmann::json::parse(r.out);
-  EXPECT_EQ(j["schema_version"], 1);
+  EXPECT_EQ(j["schema_version"], 2);
   EXPECT_EQ(j["torchvision"], "0.14.0");
   EXPECT_EQ(j["torchaudio"], "0.13.0");
   EXPECT_EQ(j["python"]["min"], "3.7");
