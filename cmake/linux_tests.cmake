@@ -19,8 +19,20 @@ gtest_discover_tests(cudamatch_tests DISCOVERY_TIMEOUT 60
                      PROPERTIES ENVIRONMENT "CUDAMATCH_SOURCE_DIR=${CMAKE_SOURCE_DIR}")
 # The hostile machines and the filesystem once more with openat2 disabled: the component-by-
 # component resolution that kernels without it get.
+# The attacks of a hostile repository, image or requirements file: each guard is tested again
+# without openat2, and as an unprivileged user (where root's permission overrides do not hide a
+# check that only holds for root).
+set(CUDAMATCH_HOSTILE_TESTS "Hostile*:Safety*:RealFs*:Root*:Unreadable*:ElfCaps*:HonestEmptiness*:PlantedLibrary*:TrustedLibrary*:RequirementsCaps*:RequirementsCheck*:RequirementsDecode*:RunpathExpansion*:SafeOutput*:WatchedChild*:WindowsCaseTwins*:-Hostile.HundredThousandNvidiaPackages")
 add_test(NAME hostile_without_openat2
-         COMMAND cudamatch_tests --gtest_filter=Hostile*:Safety*:RealFs*:Root*:Unreadable*:-Hostile.HundredThousandNvidiaPackages)
+         COMMAND cudamatch_tests --gtest_filter=${CUDAMATCH_HOSTILE_TESTS})
 set_tests_properties(hostile_without_openat2 PROPERTIES
                      ENVIRONMENT "CUDAMATCH_SOURCE_DIR=${CMAKE_SOURCE_DIR};CUDAMATCH_NO_OPENAT2=1"
                      TIMEOUT 600)
+if(NOT CMAKE_CROSSCOMPILING)  # the wrapper runs the binary itself, without the emulator
+  add_test(NAME hostile_unprivileged
+           COMMAND sh ${CMAKE_SOURCE_DIR}/cmake/run_unprivileged.sh $<TARGET_FILE:cudamatch_tests>
+                   --gtest_filter=${CUDAMATCH_HOSTILE_TESTS})
+  set_tests_properties(hostile_unprivileged PROPERTIES
+                       ENVIRONMENT "CUDAMATCH_SOURCE_DIR=${CMAKE_SOURCE_DIR}"
+                       SKIP_RETURN_CODE 77 TIMEOUT 600)
+endif()

@@ -60,6 +60,9 @@ std::vector<std::string> Trace(const TempDir& t, const std::vector<std::string>&
 
 // strace prints a call as its name right before "(": clone(, clone3(, fork(, vfork(.
 const std::regex kStartsAProcess(R"((^|[^A-Za-z0-9_])(clone3?|v?fork)\()");
+// A call strace printed in two parts (another process ran in between): its return value comes
+// on a line of its own, "<... clone3 resumed> ..., 88) = 1235".
+const std::regex kResumedProcessStart(R"(<\.\.\. (clone3?|v?fork) resumed>)");
 
 bool HaveStrace() { return std::system("strace -V >/dev/null 2>&1") == 0; }
 
@@ -113,7 +116,8 @@ TEST(Root, TraceShowsOnlyTheWatchedChildOnThisMachine) {
   std::string parent_pid = lines.front().substr(0, lines.front().find(' '));
   for (const std::string& l : lines) {
     if (l.find("execve(") != std::string::npos) ++execs;
-    if (std::regex_search(l, kStartsAProcess) && l.find("= ") != std::string::npos) ++children;
+    bool started = std::regex_search(l, kStartsAProcess) || std::regex_search(l, kResumedProcessStart);
+    if (started && l.find("= ") != std::string::npos) ++children;
     bool in_parent = l.compare(0, parent_pid.size() + 1, parent_pid + " ") == 0;
     // A loaded library maps its code: the parent never maps the stand-in libcuda.
     if (in_parent && l.find("mmap(") != std::string::npos && l.find("PROT_EXEC") != std::string::npos &&
