@@ -39,19 +39,6 @@ RemedyNeed RebuildNeed(const ExtensionInfo& e, std::string arch_list) {
   return need;
 }
 
-struct Pin {
-  std::string name;
-  SpecifierSet spec;
-};
-
-std::optional<Pin> ParsePin(const std::string& text) {
-  auto r = ParseRequirement(text);
-  if (!r) return std::nullopt;
-  auto spec = SpecifierSet::Parse(r->specifier);
-  if (!spec || spec->clauses.empty()) return std::nullopt;
-  return Pin{r->name, *spec};
-}
-
 // The version of a single "==X" clause (no wildcard), the build a pin names.
 std::optional<Pep440> ExactPin(const SpecifierSet& spec) {
   if (spec.clauses.size() != 1 || spec.clauses[0].op != SpecOp::kEqual || spec.clauses[0].wildcard) return std::nullopt;
@@ -199,13 +186,13 @@ void CheckExtensionPins(const Snapshot& s, const Catalog&, const PlanQuery&, std
   for (const PythonEnv& env : s.pythons) {
     for (const ExtensionInfo& ext : env.extensions) {
       for (const std::string& pin : ext.torch_pins) {
-        auto req = ParsePin(pin);
-        if (!req) continue;
+        auto req = ParseRequirement(pin);
+        if (!req || !req->spec || req->spec->clauses.empty()) continue;
         auto it = env.packages.find(req->name);
         if (it == env.packages.end() || !it->second.version) continue;
         const Pep440& have = *it->second.version;
-        if (req->spec.Matches(have) || req->spec.Matches(have.WithoutLocal())) continue;
-        std::optional<Pep440> want = ExactPin(req->spec);
+        if (req->spec->Matches(have) || req->spec->Matches(have.WithoutLocal())) continue;
+        std::optional<Pep440> want = ExactPin(*req->spec);
         RemedyNeed need;
         if (want && req->name == "torch") {
           need = Need(RemedyNeed::Kind::kTorchPin);

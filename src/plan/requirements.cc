@@ -46,7 +46,9 @@ Result<Pin> ParsePin(std::string_view text) {
     if (version.empty()) return Err("no version in the wheel name of " + Quote(text));
     pin.specifier = "==" + version;
   }
-  if (IsTracked(pin.name) && !pin.specifier.empty() && !SpecifierSet::Parse(pin.specifier)) {
+  // Parsed once by ParseRequirement; a wheel URL's version ("@ ...whl") only here.
+  bool valid = StartsWith(req->specifier, "@") ? static_cast<bool>(SpecifierSet::Parse(pin.specifier)) : req->spec.has_value();
+  if (IsTracked(pin.name) && !pin.specifier.empty() && !valid) {
     return Err("malformed version in " + Quote(text));
   }
   return pin;

@@ -255,6 +255,7 @@ std::optional<Requirement> ParseRequirement(std::string_view line) {
     if (c != ' ') spec += c;
   }
   r.specifier = spec;
+  if (auto set = SpecifierSet::Parse(r.specifier)) r.spec = std::move(*set);
   return r;
 }
 

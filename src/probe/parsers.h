@@ -117,6 +117,7 @@ struct Requirement {
   std::string name;       // normalised (lowercase, '-' for runs of -_.)
   std::string specifier;  // "==8.9.2.26"
   std::string marker;     // text after ';'
+  std::optional<SpecifierSet> spec;  // `specifier` parsed; nullopt when it is not PEP 440 ("@ URL")
 };
 std::optional<Requirement> ParseRequirement(std::string_view line);
 std::string NormalizeProjectName(std::string_view name);
