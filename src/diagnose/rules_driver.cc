@@ -3,6 +3,7 @@
 // compatibility, GPUs the catalog does not know.
 #include "core/text.h"
 #include "diagnose/rule_fns.h"
+#include "probe/wsl.h"
 
 namespace cudamatch {
 
@@ -96,7 +97,7 @@ void CheckWslWindowsDriver(const Snapshot& s, const Catalog&, const PlanQuery&, 
   if (!d.wsl) return;
   std::vector<EvidenceItem> evidence;
   for (const Evidence& e : s.trail) {
-    if (e.source == "/proc/version" && e.outcome == Evidence::Outcome::kFound && e.detail == "WSL kernel") {
+    if (e.source == kWslKernelSource && e.outcome == Evidence::Outcome::kFound && e.detail == kWslKernelDetail) {
       evidence.push_back(Ev("evidence.wsl_kernel", {{"source", e.source}}));
       break;
     }

@@ -17,6 +17,7 @@
 #include "core/text.h"
 #include "probe/context.h"
 #include "probe/parsers.h"
+#include "probe/wsl.h"
 
 namespace cudamatch {
 
@@ -49,7 +50,7 @@ void ProbeKernelModule(const ProbeInput& in, DriverInfo& d, Trail& trail) {
 void ProbePlatform(const ProbeInput& in, DriverInfo& d, Trail& trail) {
   if (auto text = ReadRecorded(*in.fs, trail, "/proc/version"); text && IsWslKernel(*text)) {
     d.wsl = true;
-    trail.Found("/proc/version", "WSL kernel");
+    trail.Found(std::string(kWslKernelSource), std::string(kWslKernelDetail));
   }
   if (in.fs->Exists("/dev/dxg")) {
     d.wsl = true;
