@@ -85,6 +85,14 @@ Result<const Format*> OutputFormat(const GlobalFlags& flags) {
   return format != nullptr ? format : &Formats().front();
 }
 
+// COLUMNS when it holds a sensible width (as `ls` and `man` honour it), else the terminal's,
+// else 100.
+size_t OutputWidth(const std::string& columns, size_t terminal) {
+  std::optional<int64_t> n = ParseUint(columns);
+  if (n && *n >= 40 && *n <= 1000) return static_cast<size_t>(*n);
+  return terminal >= 40 ? terminal : 100;
+}
+
 }  // namespace
 
 Result<std::unique_ptr<Context>> MakeContext(const GlobalFlags& flags, std::map<std::string, std::string> env,
@@ -100,6 +108,7 @@ Result<std::unique_ptr<Context>> MakeContext(const GlobalFlags& flags, std::map<
   ctx->style.color = colour_auto ? stdout_is_tty && ctx->Env("NO_COLOR").empty() && ctx->Env("TERM") != "dumb"
                                  : flags.color == "always";
   SetColourOutput(ctx->style.color);
+  ctx->width = OutputWidth(ctx->Env("COLUMNS"), stdout_is_tty ? TerminalColumns() : 0);
   if (!flags.os.empty()) ctx->platform.os = ParseOs(flags.os).value_or(ctx->platform.os);
   if (!flags.arch.empty()) ctx->platform.arch = ParseArch(flags.arch).value_or(ctx->platform.arch);
   auto format = OutputFormat(flags);

@@ -38,7 +38,8 @@ struct Context {
   const Format* format = &Formats().front();  // --format (or --json), else text
   std::map<std::string, std::string> env;
 
-  TextOptions text() const { return TextOptions{lang, style, flags.verbose}; }
+  size_t width = 100;  // text output's columns: COLUMNS, else the terminal's, else 100
+  TextOptions text() const { return TextOptions{lang, style, flags.verbose, width}; }
   std::string Env(const std::string& name) const {
     auto it = env.find(name);
     return it == env.end() ? "" : it->second;

@@ -23,6 +23,9 @@ std::map<std::string, std::string> ProcessEnvironment();
 // console, output is UTF-8 and colour sequences are switched on. True when stdout is a terminal
 // that shows colour sequences (what --color auto asks).
 bool PrepareOutput();
+// The columns of the terminal stdout is (TIOCGWINSZ; on Windows the console window's width),
+// 0 when stdout is not a terminal or the size is unknown.
+size_t TerminalColumns();
 
 // The system this binary runs on: what `doctor` inspects without --root.
 Os HostOs();

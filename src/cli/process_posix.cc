@@ -1,5 +1,6 @@
 #include <gnu/libc-version.h>
 #include <signal.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
 #include <unistd.h>
@@ -31,6 +32,12 @@ bool PrepareOutput() {
   // A closed output pipe becomes EPIPE on write, handled in FinishOutput, instead of SIGPIPE.
   signal(SIGPIPE, SIG_IGN);
   return isatty(STDOUT_FILENO) == 1;
+}
+
+size_t TerminalColumns() {
+  winsize w{};
+  if (isatty(STDOUT_FILENO) != 1 || ioctl(STDOUT_FILENO, TIOCGWINSZ, &w) != 0) return 0;
+  return w.ws_col;
 }
 
 Os HostOs() { return Os::kLinux; }

@@ -35,6 +35,7 @@ struct Finding {
   RemedyNeed need_next;                // what to do when that does not help
   std::optional<Remedy> remedy;        // the planned fix (plan/remedy.h), verified where it can be
   std::optional<Remedy> remedy_next;
+  std::vector<std::string> merged;     // ids of findings folded into this one (one cause, one finding)
   // Message ids are derived from the id: "finding.<id>.message", ".why", ".fix" (the last is
   // optional prose shown before the command).
 };

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "diagnose/rule_fns.h"
+#include "diagnose/summary.h"
 #include "core/text.h"
 
 namespace cudamatch {
@@ -19,6 +20,7 @@ std::string_view SeverityName(Severity s) {
 std::vector<Finding> RunRules(const Snapshot& snap, const Catalog& c, const PlanQuery& plans) {
   std::vector<Finding> out;
   for (const Rule& rule : Rules()) rule.check(snap, c, plans, out);
+  MergeConsequences(out);
   return out;
 }
 
@@ -27,6 +29,7 @@ std::vector<Finding> RunRules(const Snapshot& snap, const Catalog& c, const Plan
   for (const Rule& rule : Rules()) {
     if (rule.scope == scope) rule.check(snap, c, plans, out);
   }
+  MergeConsequences(out);
   return out;
 }
 

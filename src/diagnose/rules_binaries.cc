@@ -5,6 +5,7 @@
 
 #include "core/text.h"
 #include "diagnose/rule_fns.h"
+#include "diagnose/summary.h"
 #include "probe/parsers.h"
 
 namespace cudamatch {
@@ -129,12 +130,15 @@ void CheckTorchFileList(const Snapshot& s, const Catalog& c, const PlanQuery&, s
 void CheckExtensionKernels(const Snapshot& s, const Catalog&, const PlanQuery&, std::vector<Finding>& out) {
   for (const PythonEnv& env : s.pythons) {
     for (const ExtensionInfo& ext : env.extensions) {
-      for (const GpuInfo& gpu : s.gpus) {
+      for (const GpuGroup& group : GroupGpus(s.gpus)) {  // identical GPUs: one finding
+        const GpuInfo& gpu = s.gpus[group.members.front()];
         if (!gpu.cc) continue;
         for (const BinaryInfo& lib : ext.libs) {
           if (!lib.code || FitCode(*lib.code, *gpu.cc).fit != KernelFit::kNone) continue;
           out.push_back(EmitFor(s, env, "ext.no_kernels",
-                                {{"env", env.prefix}, {"package", ExtLabel(ext)}, {"gpu", gpu.name}, {"sm", gpu.cc->Sm()},
+                                {{"env", env.prefix}, {"package", ExtLabel(ext)}, {"gpu", gpu.name},
+                                 {"gpus", GroupLabel(s.gpus, group)}, {"count", std::to_string(group.members.size())},
+                                 {"sm", gpu.cc->Sm()},
                                  {"file", lib.path}, {"list", FatbinCodeNames(*lib.code)}},
                                 {Ev("evidence.gpu_cc", {{"gpu", gpu.name}, {"cc", gpu.cc->ToString()}, {"source", gpu.cc_source}}),
                                  CodeEvidence(lib.path, *lib.code)},

@@ -3,6 +3,7 @@
 // compatibility, GPUs the catalog does not know.
 #include "core/text.h"
 #include "diagnose/rule_fns.h"
+#include "diagnose/summary.h"
 #include "probe/wsl.h"
 
 namespace cudamatch {
@@ -167,14 +168,16 @@ void CheckForwardCompat(const Snapshot& s, const Catalog&, const PlanQuery&, std
 }
 
 void CheckUnknownGpu(const Snapshot& s, const Catalog&, const PlanQuery&, std::vector<Finding>& out) {
-  for (const GpuInfo& g : s.gpus) {
+  for (const GpuGroup& group : GroupGpus(s.gpus)) {  // identical GPUs: one finding
+    const GpuInfo& g = s.gpus[group.members.front()];
     if (g.cc) continue;
     auto hex = [](uint32_t pci) {
       char id[16];
       std::snprintf(id, sizeof(id), "%04x", pci);
       return std::string(id);
     };
-    out.push_back(Emit("gpu.unknown", {{"gpu", g.name.empty() ? g.pci_bus_id : g.name}, {"pci", ArgOf(g.pci_device_id, hex)}},
+    out.push_back(Emit("gpu.unknown", {{"gpu", g.name.empty() ? g.pci_bus_id : g.name}, {"pci", ArgOf(g.pci_device_id, hex)},
+                        {"gpus", GroupLabel(s.gpus, group)}, {"count", std::to_string(group.members.size())}},
                        {GpuEvidence(g)}, "compute-capability"));
   }
 }

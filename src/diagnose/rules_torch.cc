@@ -3,6 +3,7 @@
 // version; releases the catalog does not know.
 #include "core/text.h"
 #include "diagnose/rule_fns.h"
+#include "diagnose/summary.h"
 
 namespace cudamatch {
 
@@ -87,7 +88,8 @@ void CheckTorchKernels(const Snapshot& s, const Catalog& c, const PlanQuery&, st
     std::optional<KernelSource> k = KernelsOf(c, torch, s.platform);
     if (!k) return;
     std::string list = FatbinCodeNames(k->code);
-    for (const GpuInfo& gpu : s.gpus) {
+    for (const GpuGroup& group : GroupGpus(s.gpus)) {  // identical GPUs: one finding
+      const GpuInfo& gpu = s.gpus[group.members.front()];
       if (!gpu.cc) continue;
       ArchFit fit = FitTorch(c, k->code, *torch.cuda, *gpu.cc);
       if (fit.fit == KernelFit::kSass) continue;
@@ -95,6 +97,8 @@ void CheckTorchKernels(const Snapshot& s, const Catalog& c, const PlanQuery&, st
       out.push_back(EmitFor(s, env, none ? "torch.no_kernels" : "torch.ptx_jit",
                             {{"env", env.prefix},
                              {"gpu", gpu.name},
+                             {"gpus", GroupLabel(s.gpus, group)},
+                             {"count", std::to_string(group.members.size())},
                              {"sm", gpu.cc->Sm()},
                              {"torch", torch.version->ToString()},
                              {"list", list},

@@ -1,17 +1,23 @@
-// The doctor report: the machine's facts section by section, the three CUDA versions side by
-// side, then the findings, most severe first. Text in the chosen language; JSON neutral.
+// The doctor report, top-down: a summary (the machine in one line, a verdict per environment with
+// torch, the counts), the findings, most severe first, then the details: the three CUDA versions
+// side by side and the machine's facts section by section. Text in the chosen language, wrapped to
+// TextOptions::width; JSON neutral.
 #pragma once
 
 #include <string>
 #include <vector>
 
 #include "diagnose/finding.h"
+#include "diagnose/summary.h"
 #include "probe/snapshot.h"
 #include "report/json.h"
 #include "report/text.h"
 
 namespace cudamatch {
 
+// The summary block the report starts with (diagnose/summary.h, worded): the machine, one line
+// per environment with torch, the counts of errors and warnings.
+std::string RenderDoctorSummary(const Snapshot& snap, const std::vector<Finding>& findings, const TextOptions& o);
 std::string RenderDoctor(const Snapshot& snap, const std::vector<Finding>& findings, const TextOptions& o);
 std::string RenderFinding(const Finding& f, const TextOptions& o);
 std::string RenderTrail(const std::vector<Evidence>& trail, const TextOptions& o);

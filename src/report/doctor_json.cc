@@ -188,6 +188,40 @@ Json ArgsJson(const MessageArgs& args) {
   return j;
 }
 
+Json GpuGroupsJson(const Snapshot& s, const std::vector<GpuGroup>& groups) {
+  Json out = Json::array();
+  for (const GpuGroup& g : groups) {
+    const GpuInfo& face = s.gpus[g.members.front()];
+    Json indices = Json::array();
+    for (size_t i : g.members) indices.push_back(s.gpus[i].index);
+    out.push_back(Json{{"name", OptText(face.name)}, {"compute_capability", OptString(face.cc)},
+                       {"count", g.members.size()}, {"indices", indices}});
+  }
+  return out;
+}
+
+// The summary block as data: the machine's one-line facts, a verdict per environment with torch
+// (and the finding that stops it), the counts.
+Json SummaryJson(const Snapshot& s, const std::vector<Finding>& findings) {
+  Summary sum = Summarize(s, findings);
+  std::optional<DriverVersion> version = s.driver.version();
+  Json machine = {{"driver_state", DriverStateName(sum.driver)}, {"driver_version", OptString(version)},
+                  {"driver_cuda", s.driver.cuda ? Json(s.driver.cuda->MajorMinor()) : Json(nullptr)},
+                  {"gpus", GpuGroupsJson(s, sum.gpus)}, {"container", s.driver.container}, {"wsl", s.driver.wsl}};
+  Json envs = Json::array();
+  for (const EnvSummary& e : sum.envs) {
+    const PythonEnv& env = s.pythons[static_cast<size_t>(e.env)];
+    const Finding* reason = e.reason >= 0 ? &findings[static_cast<size_t>(e.reason)] : nullptr;
+    envs.push_back(Json{{"prefix", env.prefix}, {"torch", OptString(env.packages.at("torch").version)},
+                        {"verdict", TorchVerdictName(e.verdict)},
+                        {"reason", reason ? Json(reason->id) : Json(nullptr)},
+                        {"reason_text", reason ? Json(TrArgs(Lang::kEn, "summary.reason." + reason->id, reason->args)) : Json(nullptr)},
+                        {"errors", e.errors}, {"warnings", e.warnings}});
+  }
+  return Json{{"machine", machine}, {"environments", envs}, {"environments_without_torch", sum.without_torch},
+              {"errors", sum.errors}, {"warnings", sum.warnings}};
+}
+
 }  // namespace
 
 Json FindingJson(const Finding& f) {
@@ -205,6 +239,7 @@ Json FindingJson(const Finding& f) {
   j["fix_next"] = OptText(RemedyText(f.remedy_next));
   j["topic"] = f.topic;
   j["args"] = ArgsJson(f.args);
+  j["merged"] = StringList(f.merged);
   return j;
 }
 
@@ -238,6 +273,7 @@ Json DoctorJson(const Snapshot& snap, const std::vector<Finding>& findings) {
   for (const Finding& f : findings) fs.push_back(FindingJson(f));
   j["findings"] = fs;
   j["ok"] = !HasErrors(findings);
+  j["summary"] = SummaryJson(snap, findings);
   Json unreadable = Json::array(), implausible = Json::array();
   for (const Unreadable& u : snap.unreadable) unreadable.push_back(Json{{"path", u.path}, {"reason", u.reason}});
   for (const ImplausibleValue& v : snap.implausible) {

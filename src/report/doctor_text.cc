@@ -3,6 +3,7 @@
 #include "core/safe_text.h"
 #include "core/text.h"
 #include "diagnose/rules.h"
+#include "diagnose/summary.h"
 #include "plan/remedy_text.h"
 #include "report/doctor.h"
 #include "report/message_ids.h"
@@ -42,7 +43,7 @@ std::string ThreeCudas(const Snapshot& s, const TextOptions& o) {
   if (s.toolkits.empty()) rows.push_back({Tr(L, "doctor.cuda.toolkit"), Tr(L, "common.none"), Tr(L, "doctor.cuda.toolkit_meaning")});
   for (const ToolkitInfo& t : s.toolkits) {
     rows.push_back({Tr(L, "doctor.cuda.toolkit"), OrUnknown(t.version, L) + (t.active ? " *" : ""),
-                    Tr(L, "doctor.cuda.toolkit_meaning") + "  " + o.style.Dim(t.path)});
+                    Tr(L, "doctor.cuda.toolkit_meaning"), o.style.Dim(t.path)});
   }
   bool any_torch = false;
   for (const PythonEnv& e : s.pythons) {
@@ -51,13 +52,13 @@ std::string ThreeCudas(const Snapshot& s, const TextOptions& o) {
     any_torch = true;
     const PackageInfo& p = it->second;
     std::string value = p.cuda ? p.cuda->MajorMinor() : p.hip ? "ROCm " + *p.hip : IsCpuBuild(p) ? "CPU" : Tr(L, "common.unknown");
-    rows.push_back({Tr(L, "doctor.cuda.torch"), value, Tr(L, "doctor.cuda.torch_meaning") + "  " + o.style.Dim(e.prefix)});
+    rows.push_back({Tr(L, "doctor.cuda.torch"), value, Tr(L, "doctor.cuda.torch_meaning"), o.style.Dim(e.prefix)});
   }
   bool unread = std::any_of(s.pythons.begin(), s.pythons.end(), [&](const PythonEnv& e) { return UnreadableUnder(s, e.prefix); });
   if (!any_torch) {
     rows.push_back({Tr(L, "doctor.cuda.torch"), Tr(L, unread ? "common.unreadable" : "common.none"), Tr(L, "doctor.cuda.torch_meaning")});
   }
-  return Section("doctor.section.cudas", o) + RenderColumns(rows, "  ");
+  return Section("doctor.section.cudas", o) + RenderColumnsFit(rows, "  ", o.width);
 }
 
 std::string DriverSection(const Snapshot& s, const TextOptions& o) {
@@ -86,7 +87,7 @@ std::string DriverSection(const Snapshot& s, const TextOptions& o) {
   for (const ForwardCompat& fc : d.forward_compat) {
     rows.push_back({Tr(L, "doctor.driver.forward_compat"), OrUnknown(fc.version, L), o.style.Dim(fc.path)});
   }
-  return Section("doctor.section.driver", o) + RenderColumns(rows, "  ");
+  return Section("doctor.section.driver", o) + RenderColumnsFit(rows, "  ", o.width);
 }
 
 std::string GpuSection(const Snapshot& s, const TextOptions& o) {
@@ -98,13 +99,20 @@ std::string GpuSection(const Snapshot& s, const TextOptions& o) {
     return Section("doctor.section.gpus", o) + "  " + Tr(L, id) + "\n";
   }
   std::vector<std::vector<std::string>> rows;
-  for (const GpuInfo& g : s.gpus) {
+  for (const GpuGroup& group : GroupGpus(s.gpus)) {  // identical GPUs: one row with their count
+    const GpuInfo& g = s.gpus[group.members.front()];
     std::string cc = g.cc ? g.cc->ToString() + Paren(L, g.cc->Sm() + (g.architecture.empty() ? "" : Tr(L, "common.list_sep") + g.architecture))
                           : Tr(L, "common.unknown");
-    rows.push_back({std::to_string(g.index), g.name.empty() ? Tr(L, "common.unknown") : g.name, cc,
-                    g.memory_bytes ? Gib(*g.memory_bytes) : "", g.pci_bus_id, o.style.Dim(g.source)});
+    std::vector<std::string> indices, buses;
+    for (size_t i : group.members) {
+      indices.push_back(std::to_string(s.gpus[i].index));
+      buses.push_back(s.gpus[i].pci_bus_id);
+    }
+    bool one = group.members.size() == 1;
+    rows.push_back({Join(indices, ","), GroupLabel(s.gpus, group), cc, g.memory_bytes ? Gib(*g.memory_bytes) : "",
+                    one ? g.pci_bus_id : o.style.Dim(Join(buses, " ")), one ? o.style.Dim(g.source) : ""});
   }
-  return Section("doctor.section.gpus", o) + RenderColumns(rows, "  ");
+  return Section("doctor.section.gpus", o) + RenderColumnsFit(rows, "  ", o.width);
 }
 
 std::string ToolkitSection(const Snapshot& s, const TextOptions& o) {
@@ -115,7 +123,7 @@ std::string ToolkitSection(const Snapshot& s, const TextOptions& o) {
     std::string active = t.active ? Tr(L, "doctor.toolkits.active", {{"reason", t.active_reason}}) : "";
     rows.push_back({t.active ? "*" : " ", OrUnknown(t.version, L), t.path, active, o.style.Dim(t.version_source)});
   }
-  return Section("doctor.section.toolkits", o) + RenderColumns(rows, "  ");
+  return Section("doctor.section.toolkits", o) + RenderColumnsFit(rows, "  ", o.width);
 }
 
 std::string CudnnSection(const Snapshot& s, const TextOptions& o) {
@@ -125,7 +133,7 @@ std::string CudnnSection(const Snapshot& s, const TextOptions& o) {
   for (const CudnnInfo& c : s.cudnn) {
     rows.push_back({OrUnknown(c.version, L), Tr(L, CudnnKindMessageId(c.kind)), c.path, o.style.Dim(c.source)});
   }
-  return Section("doctor.section.cudnn", o) + RenderColumns(rows, "  ");
+  return Section("doctor.section.cudnn", o) + RenderColumnsFit(rows, "  ", o.width);
 }
 
 std::string PackageLine(const PackageInfo& p, Lang L) {
@@ -217,7 +225,7 @@ std::string HostSection(const Snapshot& s, const TextOptions& o) {
     rows.push_back({"LD_LIBRARY_PATH", e.dir + (e.cuda_libs.empty() ? "" : "  (" + Join(e.cuda_libs, " ") + ")")});
   }
   if (!h.pip_index_url.empty()) rows.push_back({Tr(L, "doctor.host.pip_index"), h.pip_index_url + "  " + o.style.Dim(h.pip_index_source)});
-  return Section("doctor.section.host", o) + RenderColumns(rows, "  ");
+  return Section("doctor.section.host", o) + RenderColumnsFit(rows, "  ", o.width);
 }
 
 // Places that exist but could not be read: what this report could not check.
@@ -226,7 +234,7 @@ std::string UnreadableSection(const Snapshot& s, const TextOptions& o) {
   std::vector<std::vector<std::string>> rows;
   for (const Unreadable& u : s.unreadable) rows.push_back({u.path, o.style.Dim(u.reason)});
   return Section("doctor.section.unreadable", o) + "  " + Tr(o.lang, "doctor.unreadable.intro") + "\n" +
-         RenderColumns(rows, "  ");
+         RenderColumnsFit(rows, "  ", o.width);
 }
 
 std::string NoFindings(const Snapshot& s, const TextOptions& o) {
@@ -241,17 +249,32 @@ std::string SeverityLabel(Severity sev, const TextOptions& o) {
   return o.style.Cyan(text);
 }
 
+// "fix: <command>" on one line when it fits; else the label alone and each command line under
+// it, whole, so that it can be copied as it is.
+std::string CommandLines(Lang L, const char* label_id, const std::string& commands, const TextOptions& o) {
+  if (commands.empty()) return "";
+  std::string one = "    " + Labelled(L, label_id, commands);
+  if (commands.find('\n') == std::string::npos && DisplayWidth(one) <= o.width) {
+    return "    " + Labelled(L, label_id, o.style.Green(commands)) + "\n";
+  }
+  std::string out = "    " + Tr(L, label_id) + "\n";
+  for (std::string_view line : Lines(commands)) out += "      " + o.style.Green(SafeText(line, Sink::kValue)) + "\n";
+  return out;
+}
+
 }  // namespace
 
 std::string RenderFinding(const Finding& f, const TextOptions& o) {
   Lang L = o.lang;
-  std::string out = "  " + SeverityLabel(f.severity, o) + " " + o.style.Bold(TrArgs(L, "finding." + f.id + ".message", f.args)) +
-                    "  " + o.style.Dim("[" + f.id + "]") + "\n";
-  out += "    " + Labelled(L, "finding.why", TrArgs(L, "finding." + f.id + ".why", f.args)) + "\n";
-  for (const EvidenceItem& e : f.evidence) out += "    " + Labelled(L, "finding.evidence", TrArgs(L, e.id, e.args)) + "\n";
-  std::string fix = RemedyText(f.remedy), next = RemedyText(f.remedy_next);
-  if (!fix.empty()) out += "    " + Labelled(L, "finding.fix", o.style.Green(fix)) + "\n";
-  if (!next.empty()) out += "    " + Labelled(L, "finding.fix_next", o.style.Green(next)) + "\n";
+  std::string out = WrapLine("  " + SeverityLabel(f.severity, o) + " " + o.style.Bold(TrArgs(L, "finding." + f.id + ".message", f.args)) +
+                             "  " + o.style.Dim("[" + f.id + "]"), o.width, "    ");
+  out += WrapLine("    " + Labelled(L, "finding.why", TrArgs(L, "finding." + f.id + ".why", f.args)), o.width, "      ");
+  for (const EvidenceItem& e : f.evidence) {
+    bool also = std::any_of(e.args.begin(), e.args.end(), [](const auto& kv) { return kv.first == "also"; });
+    out += WrapLine("    " + Labelled(L, also ? "finding.also" : "finding.evidence", TrArgs(L, e.id, e.args)), o.width, "      ");
+  }
+  out += CommandLines(L, "finding.fix", RemedyText(f.remedy), o);
+  out += CommandLines(L, "finding.fix_next", RemedyText(f.remedy_next), o);
   if (!f.topic.empty()) out += "    " + o.style.Dim(Tr(L, "finding.more", {{"topic", f.topic}})) + "\n";
   return out;
 }
@@ -268,18 +291,15 @@ std::string RenderTrail(const std::vector<Evidence>& trail, const TextOptions& o
 
 std::string RenderDoctor(const Snapshot& s, const std::vector<Finding>& findings, const TextOptions& o) {
   Lang L = o.lang;
-  std::string root = s.root == "/" ? "" : Tr(L, "doctor.root", {{"root", s.root}});
-  std::string out = o.style.Bold(Tr(L, "doctor.title")) + (root.empty() || StartsWith(root, "（") ? "" : "  ") + root + "\n";
-  out += ThreeCudas(s, o) + DriverSection(s, o) + GpuSection(s, o) + ToolkitSection(s, o) + CudnnSection(s, o) +
-         PythonSection(s, o) + HostSection(s, o) + UnreadableSection(s, o);
+  std::string out = RenderDoctorSummary(s, findings, o);
   out += Section("doctor.section.findings", o);
   if (findings.empty()) out += NoFindings(s, o);
   for (const Finding& f : findings) out += RenderFinding(f, o);
-  size_t errors = std::count_if(findings.begin(), findings.end(), [](const Finding& f) { return f.severity == Severity::kError; });
-  size_t warnings = std::count_if(findings.begin(), findings.end(), [](const Finding& f) { return f.severity == Severity::kWarning; });
-  auto count = [&](const char* one, const char* many, size_t n) { return Tr(L, n == 1 ? one : many, {{"n", std::to_string(n)}}); };
-  out += "\n" + Tr(L, "doctor.summary", {{"errors", count("doctor.errors_one", "doctor.errors_many", errors)},
-                                           {"warnings", count("doctor.warnings_one", "doctor.warnings_many", warnings)}}) + "\n";
+  std::string root = s.root == "/" ? "" : Tr(L, "doctor.root", {{"root", s.root}});
+  out += "\n" + WrapLine(o.style.Bold(Tr(L, "doctor.section.details")) + (root.empty() || StartsWith(root, "（") ? "" : "  ") + root,
+                         o.width, "    ");
+  out += ThreeCudas(s, o) + DriverSection(s, o) + GpuSection(s, o) + ToolkitSection(s, o) + CudnnSection(s, o) +
+         WrapLines(PythonSection(s, o), o.width, 4) + HostSection(s, o) + UnreadableSection(s, o);
   if (o.verbose) out += RenderTrail(s.trail, o);
   return out;
 }

@@ -33,4 +33,16 @@ size_t DisplayWidth(std::string_view s);
 // Cells are values: each goes through SafeText(Sink::kValue), so none can start a line.
 std::string RenderColumns(const std::vector<std::vector<std::string>>& rows, std::string_view indent);
 
+// The same within `width` columns: a row's last cell does not widen its column, and a row still
+// too wide has its last cell (a path, a source) on the next line, under the row, unbroken.
+std::string RenderColumnsFit(const std::vector<std::vector<std::string>>& rows, std::string_view indent, size_t width);
+
+// One line (its leading spaces kept) folded to `width` columns: breaks at spaces and between
+// East Asian wide characters (never before a closing mark such as "，" or "）", never after an
+// opening one), continuation lines start with `cont_indent`. A word wider than the line (a path,
+// a URL) stays whole. Each line of the result ends with "\n".
+std::string WrapLine(std::string_view line, size_t width, std::string_view cont_indent);
+// Every line of `text` folded so, each continued `extra` columns deeper than its own indent.
+std::string WrapLines(std::string_view text, size_t width, size_t extra);
+
 }  // namespace cudamatch

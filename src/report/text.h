@@ -15,6 +15,7 @@ struct TextOptions {
   Lang lang = Lang::kEn;
   Style style;
   bool verbose = false;
+  size_t width = 100;  // the columns text wraps to (doctor)
 };
 
 std::string RenderLookup(const Catalog& c, const LookupResult& r, const TextOptions& o);
