@@ -68,6 +68,12 @@ int Blocker(const std::vector<Finding>& findings, int env, size_t gpus, bool& so
   return -1;
 }
 
+// No GPU listed, but a driver whose GPUs cannot be listed from here: WSL (the GPU is the Windows
+// driver's, listed only when one of its libraries answers) or a Windows tree read as an image.
+bool GpusNotVisible(const Snapshot& s) {
+  return s.gpus.empty() && s.driver.installed() && (s.driver.wsl || s.platform.os == Os::kWindows);
+}
+
 EnvSummary SummarizeEnv(const Snapshot& s, const std::vector<Finding>& findings, int index, const PackageInfo& torch) {
   EnvSummary out;
   out.env = index;
@@ -86,7 +92,7 @@ EnvSummary SummarizeEnv(const Snapshot& s, const std::vector<Finding>& findings,
   out.reason = Blocker(findings, index, s.gpus.size(), some);
   if (out.reason >= 0) out.verdict = TorchVerdict::kCannotRun;
   else if (!torch.cuda && !torch.hip) out.verdict = TorchVerdict::kUnknown;
-  else if (s.gpus.empty()) out.verdict = TorchVerdict::kNoGpu;
+  else if (s.gpus.empty()) out.verdict = GpusNotVisible(s) ? TorchVerdict::kGpusNotVisible : TorchVerdict::kNoGpu;
   else out.verdict = some ? TorchVerdict::kRunsOnSomeGpus : TorchVerdict::kRunsOnAllGpus;
   return out;
 }
@@ -155,6 +161,7 @@ std::string_view TorchVerdictName(TorchVerdict v) {
     case TorchVerdict::kCpuBuild: return "cpu_build";
     case TorchVerdict::kCannotRun: return "cannot_run";
     case TorchVerdict::kNoGpu: return "no_gpu";
+    case TorchVerdict::kGpusNotVisible: return "gpus_not_visible";
     case TorchVerdict::kUnknown: break;
   }
   return "unknown";
@@ -180,6 +187,7 @@ Summary Summarize(const Snapshot& s, const std::vector<Finding>& findings) {
   Summary out;
   out.driver = StateOf(s.driver, s.platform.os);
   out.gpus = GroupGpus(s.gpus);
+  out.gpus_not_visible = GpusNotVisible(s);
   for (size_t i = 0; i < s.pythons.size(); ++i) {
     auto it = s.pythons[i].packages.find("torch");
     if (it == s.pythons[i].packages.end()) {

@@ -33,10 +33,12 @@ enum class TorchVerdict {
   kCpuBuild,           // a CPU build on a machine without an NVIDIA GPU: nothing to say against it
   kCannotRun,          // an error finding stops it; `reason` names it
   kNoGpu,              // a GPU build and no NVIDIA GPU to run on
+  kGpusNotVisible,     // a GPU build; the driver is there but its GPUs cannot be listed from here
+                       // (WSL without an answering driver library, a Windows image)
   kUnknown,            // its build could not be read
 };
 // "runs_on_all_gpus", "runs_on_some_gpus", "cpu_build_on_gpu_machine", "cpu_build", "cannot_run",
-// "no_gpu", "unknown".
+// "no_gpu", "gpus_not_visible", "unknown".
 std::string_view TorchVerdictName(TorchVerdict v);
 
 struct EnvSummary {
@@ -48,6 +50,7 @@ struct EnvSummary {
 
 struct Summary {
   DriverState driver = DriverState::kNone;
+  bool gpus_not_visible = false;  // none listed, and the driver's GPUs cannot be seen from here
   std::vector<GpuGroup> gpus;
   std::vector<EnvSummary> envs;  // the environments with torch, in snapshot order
   size_t without_torch = 0;      // environments without torch

@@ -207,7 +207,7 @@ Json SummaryJson(const Snapshot& s, const std::vector<Finding>& findings) {
   std::optional<DriverVersion> version = s.driver.version();
   Json machine = {{"driver_state", DriverStateName(sum.driver)}, {"driver_version", OptString(version)},
                   {"driver_cuda", s.driver.cuda ? Json(s.driver.cuda->MajorMinor()) : Json(nullptr)},
-                  {"gpus", GpuGroupsJson(s, sum.gpus)}, {"container", s.driver.container}, {"wsl", s.driver.wsl}};
+                  {"gpus", GpuGroupsJson(s, sum.gpus)}, {"gpus_not_visible", sum.gpus_not_visible}, {"container", s.driver.container}, {"wsl", s.driver.wsl}};
   Json envs = Json::array();
   for (const EnvSummary& e : sum.envs) {
     const PythonEnv& env = s.pythons[static_cast<size_t>(e.env)];

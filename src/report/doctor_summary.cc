@@ -18,6 +18,7 @@ std::string DriverFact(const Snapshot& s, DriverState state, Lang L) {
       return Tr(L, "doctor.summary.mismatch", {{"kernel", d.kernel_version->text}, {"userspace", d.userspace_version->text}});
     case DriverState::kLoaded: break;
   }
+  if (!d.version()) return Tr(L, "doctor.summary.driver_unknown");
   if (!d.cuda) return Tr(L, "doctor.summary.driver_no_cuda", {{"version", version}});
   return Tr(L, "doctor.summary.driver", {{"version", version}, {"cuda", d.cuda->MajorMinor()}});
 }
@@ -25,7 +26,7 @@ std::string DriverFact(const Snapshot& s, DriverState state, Lang L) {
 std::string MachineLine(const Snapshot& s, const Summary& sum, const TextOptions& o) {
   Lang L = o.lang;
   std::vector<std::string> facts = {DriverFact(s, sum.driver, L)};
-  if (sum.gpus.empty()) facts.push_back(Tr(L, "doctor.summary.no_gpu"));
+  if (sum.gpus.empty()) facts.push_back(Tr(L, sum.gpus_not_visible ? "doctor.summary.gpus_not_visible" : "doctor.summary.no_gpu"));
   for (const GpuGroup& g : sum.gpus) {
     const GpuInfo& face = s.gpus[g.members.front()];
     std::string label = GroupLabel(s.gpus, g);

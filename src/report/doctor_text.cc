@@ -298,9 +298,10 @@ std::string RenderDoctor(const Snapshot& s, const std::vector<Finding>& findings
   std::string root = s.root == "/" ? "" : Tr(L, "doctor.root", {{"root", s.root}});
   out += "\n" + WrapLine(o.style.Bold(Tr(L, "doctor.section.details")) + (root.empty() || StartsWith(root, "（") ? "" : "  ") + root,
                          o.width, "    ");
-  out += ThreeCudas(s, o) + DriverSection(s, o) + GpuSection(s, o) + ToolkitSection(s, o) + CudnnSection(s, o) +
-         WrapLines(PythonSection(s, o), o.width, 4) + HostSection(s, o) + UnreadableSection(s, o);
-  if (o.verbose) out += RenderTrail(s.trail, o);
+  std::string details = ThreeCudas(s, o) + DriverSection(s, o) + GpuSection(s, o) + ToolkitSection(s, o) + CudnnSection(s, o) +
+                        PythonSection(s, o) + HostSection(s, o) + UnreadableSection(s, o);
+  if (o.verbose) details += RenderTrail(s.trail, o);
+  out += WrapLines(details, o.width, 4);  // what the tables could not fit, folded
   return out;
 }
 
