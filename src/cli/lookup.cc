@@ -2,6 +2,7 @@
 #include "catalog/query.h"
 #include "cli/common.h"
 #include "cli/machine.h"
+#include "cli/process.h"
 #include "plan/lookup.h"
 #include "plan/spec.h"
 #include "report/json.h"
@@ -26,6 +27,7 @@ Result<LookupTarget> TargetFor(const LookupOptions& opt, const LookupQuery& q, c
   LookupTarget t;
   t.platform = ctx.platform;
   t.platform_from_machine = ctx.flags.os.empty() && ctx.flags.arch.empty();
+  if (t.platform_from_machine) t.platform.arch = ParseArch(ThisHost().arch).value_or(t.platform.arch);
   if (!opt.python.empty()) {
     auto py = PyVersion::Parse(opt.python);
     if (!py) return Err("--python wants a Python version such as 3.10: " + py.error());

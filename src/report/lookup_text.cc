@@ -153,6 +153,14 @@ size_t Utf8Length(unsigned char c) { return c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (
 
 // The text in lines of at most kWidth columns, each starting with `indent`: broken at spaces, or
 // between two wide (CJK) characters; a word longer than the width stays whole. Each line styled.
+// Chinese punctuation that never begins a line.
+bool ClosingPunctuation(std::string_view unit) {
+  for (std::string_view p : {"，", "。", "；", "：", "）", "、", "！", "？"}) {
+    if (unit == p) return true;
+  }
+  return false;
+}
+
 std::string Wrapped(std::string_view text, const std::string& indent, const std::function<std::string(std::string_view)>& style) {
   std::vector<std::string> lines = {""};
   size_t used = DisplayWidth(indent);
@@ -172,7 +180,7 @@ std::string Wrapped(std::string_view text, const std::string& indent, const std:
     }
     std::string_view unit = text.substr(pos, end - pos);
     size_t need = DisplayWidth(unit) + (space ? 1 : 0);
-    if (!lines.back().empty() && used + need > kWidth) {
+    if (!lines.back().empty() && used + need > kWidth && !ClosingPunctuation(unit)) {
       lines.emplace_back();
       used = DisplayWidth(indent);
       need -= space ? 1 : 0;
@@ -244,7 +252,7 @@ std::string SpanLines(const GpuVerdict& v, const TextOptions& o) {
 }
 
 // The answer lookup gpu starts with, for the target platform, Python and driver.
-std::string GpuVerdictText(const GpuAnswer& a, const GpuVerdict& v, const TextOptions& o) {
+std::string GpuVerdictText(const GpuVerdict& v, const TextOptions& o) {
   Lang L = o.lang;
   std::string platform = v.target.platform.Name();
   std::string out = Wrapped(TargetLine(v.target, true, L), "", Plain);
@@ -264,7 +272,6 @@ std::string GpuVerdictText(const GpuAnswer& a, const GpuVerdict& v, const TextOp
   for (const Reason& r : v.next) out += Wrapped(TrArgs(L, r.id, r.args), "  ", Plain);
   bool said_next = std::any_of(v.next.begin(), v.next.end(), [](const Reason& r) { return StartsWith(r.id, "lookup.next."); });
   if (!said_next && !v.span.ended() && v.span.first != nullptr) out += "  " + Tr(L, "lookup.next.none") + "\n";
-  (void)a;
   return out;
 }
 
@@ -337,9 +344,10 @@ std::string RenderGpu(const GpuAnswer& a, const LookupQuery& q, const TextOption
   std::string arch = a.architecture    ? a.architecture->name
                      : a.models.empty() ? Tr(L, "common.unknown")
                                         : std::string(a.models.front()->architecture);
-  std::string out = o.style.Bold(Tr(L, "lookup.gpu.headline", {{"name", title}, {"cc", a.cc.ToString()}, {"sm", a.cc.Sm()}, {"arch", arch}})) + "\n";
-  if (a.verdict) out += GpuVerdictText(a, *a.verdict, o);
-  out += "\n";
+  std::string headline = a.models.empty() ? Tr(L, "lookup.gpu.cc", {{"cc", a.cc.ToString()}, {"sm", a.cc.Sm()}, {"arch", arch}})
+                                          : Tr(L, "lookup.gpu.headline", {{"name", title}, {"cc", a.cc.ToString()}, {"sm", a.cc.Sm()}, {"arch", arch}});
+  std::string out = o.style.Bold(headline) + "\n";
+  if (a.verdict) out += GpuVerdictText(*a.verdict, o) + "\n";
   if (a.models.size() > 1) {
     std::vector<std::string> names;
     for (size_t i = 1; i < a.models.size() && i < 6; ++i) names.emplace_back(a.models[i]->name);
