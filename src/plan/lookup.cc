@@ -111,21 +111,24 @@ LookupResult CudaLookup(const Catalog& c, const LookupQuery& q, const CudaVersio
   return r;
 }
 
-LookupResult DriverLookup(const Catalog& c, const LookupQuery& q, const DriverVersion& d, Os os) {
+// The wheel variants of `platform` (the asked one; linux-x86_64 by default).
+LookupResult DriverLookup(const Catalog& c, const LookupQuery& q, const DriverVersion& d, const Platform& p) {
   LookupResult r{q, {}, {}, {}, {}, {}};
   DriverAnswer a;
   a.driver = d;
-  a.os = os;
+  a.os = p.os;
+  const Os os = p.os;
+  const std::string platform = p.Name();
   a.served = MaxCudaForDriver(c, d, os);
   std::set<std::string> seen;
   for (const TorchVariant& tv : c.torch_variants) {
-    if (tv.platform != "linux-x86_64" || !tv.variant.cuda || !seen.insert(tv.variant.tag).second) continue;
+    if (tv.platform != platform || !tv.variant.cuda || !seen.insert(tv.variant.tag).second) continue;
     a.variants.push_back({tv.variant.tag, *tv.variant.cuda, FitDriver(c, d, *tv.variant.cuda, os)});
   }
   std::sort(a.variants.begin(), a.variants.end(),
             [](const VariantFitAnswer& x, const VariantFitAnswer& y) { return x.cuda < y.cuda; });
   for (const TorchVariant& tv : c.torch_variants) {
-    if (tv.platform != "linux-x86_64" || !tv.variant.cuda) continue;
+    if (tv.platform != platform || !tv.variant.cuda) continue;
     DriverFit fit = FitDriver(c, d, *tv.variant.cuda, os);
     const TorchRelease* t = FindTorch(c, tv.torch);
     if (fit == DriverFit::kFull) {
@@ -302,6 +305,15 @@ Result<LookupResult> Lookup(const Catalog& c, const LookupQuery& q, const Platfo
   return r;
 }
 
+Result<LookupResult> Lookup(const Catalog& c, const LookupQuery& q, const LookupTarget& target,
+                            const Mirror* mirror) {
+  auto r = Lookup(c, q, target.platform, mirror);
+  if (!r) return r;
+  if (r->gpu && !r->gpu->jetson) r->gpu->verdict = AnswerGpuFor(c, *r->gpu, target, mirror);
+  if (r->driver) r->driver->verdict = AnswerDriverFor(c, *r->driver, target, mirror);
+  return r;
+}
+
 static Result<LookupResult> LookupOn(const Catalog& c, const LookupQuery& q, const Platform& platform,
                                      const Mirror* mirror) {
   switch (q.kind) {
@@ -326,7 +338,7 @@ static Result<LookupResult> LookupOn(const Catalog& c, const LookupQuery& q, con
     case LookupQuery::Kind::kDriver: {
       auto d = DriverVersion::Parse(q.text);
       if (!d) return Error{d.error()};
-      return DriverLookup(c, q, *d, platform.os);
+      return DriverLookup(c, q, *d, platform);
     }
     case LookupQuery::Kind::kGpu:
       return GpuLookup(c, q);

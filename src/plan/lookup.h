@@ -8,6 +8,7 @@
 
 #include "catalog/query.h"
 #include "plan/commands.h"
+#include "plan/plan.h"
 
 namespace cudamatch {
 
@@ -15,6 +16,69 @@ struct LookupQuery {
   enum class Kind { kTorch, kTorchvision, kTorchaudio, kCuda, kDriver, kGpu };
   Kind kind = Kind::kTorch;
   std::string text;  // the version or the GPU query as given
+  bool all = false;  // --all: the full matrix after the answer
+};
+
+// What an answer is for: the platform, the Python and the driver, each asked with a flag or
+// taken from this machine (the report says which).
+struct LookupTarget {
+  Platform platform;
+  bool platform_from_machine = false;      // neither --os nor --arch given
+  std::optional<PyVersion> python;         // --python; nullopt: any Python
+  std::optional<DriverVersion> driver;     // --driver, or this machine's (lookup gpu)
+  std::optional<CudaVersion> driver_cuda;  // the CUDA that driver serves
+  bool driver_from_machine = false;
+  bool driver_checked = false;             // false: the platform was asked, no driver was looked for
+};
+
+// One torch build an answer names: the release, its wheel variant and where it comes from.
+struct TorchPick {
+  const TorchRelease* release = nullptr;  // null: no build fits
+  const TorchVariant* variant = nullptr;
+  DriverFit driver_fit = DriverFit::kUnknown;
+  std::optional<KernelFit> kernel;         // lookup gpu: SASS or PTX for the GPU
+  std::string index_url;                   // "" when plain PyPI serves it
+  std::string pip;                         // the pip command for torch alone
+  std::optional<DriverVersion> min_driver;  // the variant CUDA's own minimum on the target OS
+};
+
+// The releases on the target platform whose CUDA wheels carry code for one GPU.
+struct GpuCodeSpan {
+  const TorchRelease* first = nullptr;  // oldest release with code for it; null: none has
+  const TorchRelease* last = nullptr;   // newest release with code for it
+  std::vector<std::string> first_variants, last_variants;  // variants with code in those releases
+  std::vector<std::string> last_without;  // CUDA variants of `last` without code for it
+  const TorchRelease* newest = nullptr;  // newest release with CUDA wheels on the platform
+  const TorchRelease* oldest = nullptr;  // oldest release with CUDA wheels on the platform
+  size_t releases = 0;                   // releases with code for it
+  bool ended() const { return last != nullptr && newest != last; }
+  bool starts_later() const { return first != nullptr && oldest != first; }
+};
+
+// lookup gpu, answered for the target: what runs, what last had code for it, what changes next.
+struct GpuVerdict {
+  LookupTarget target;
+  TorchPick newest;             // newest build that runs (GPU, driver, Python, platform)
+  TorchPick newer_driver;       // a newer build another driver would run; empty when none
+  std::vector<Reason> why_none;  // newest is empty: the driver cannot drive the GPU (plan's reasons)
+  const TorchVariant* pypi_default = nullptr;  // of span.newest, when it carries no code for the GPU
+  GpuCodeSpan span;
+  std::vector<Reason> next;     // what the catalog knows changes next (message id + values)
+};
+
+// A run of wheel variants (by CUDA, oldest first) that fit a driver the same way.
+struct FitRun {
+  DriverFit fit = DriverFit::kUnknown;
+  std::string first, last;  // variant tags
+  size_t count = 0;
+};
+
+// lookup driver, answered for the target platform and Python.
+struct DriverVerdict {
+  LookupTarget target;
+  TorchPick newest;       // newest torch that runs (without caveats preferred within a release)
+  TorchPick newest_full;  // newest torch that runs without minor-version compatibility
+  std::vector<FitRun> runs;
 };
 
 // "torch==1.13.0", "torchvision==0.14.0", "cuda==12.4", "driver==470.82.01", {"gpu", "RTX 3090"}.
@@ -61,6 +125,7 @@ struct DriverAnswer {
   const TorchVariant* newest_variant = nullptr;
   const TorchRelease* newest_torch_compat = nullptr;  // ... counting minor-version compatibility
   const TorchVariant* newest_variant_compat = nullptr;
+  DriverVerdict verdict;
 };
 
 struct WheelFit {
@@ -78,6 +143,7 @@ struct GpuAnswer {
   DriverRequirement min_driver;  // for first_cuda
   std::vector<WheelFit> wheels;  // CUDA wheels of every platform, newest release first
   bool jetson = false;           // a Jetson module: no PyPI CUDA wheel of any platform serves it
+  std::optional<GpuVerdict> verdict;  // the answer for the target; nullopt for a Jetson module
 };
 
 // A lookup that found nothing: what was asked, and the nearest real answers.
@@ -99,6 +165,15 @@ struct LookupResult {
 // Platform chooses the wheel variants and commands (Linux x86_64 unless --os/--arch say else).
 Result<LookupResult> Lookup(const Catalog& c, const LookupQuery& q, const Platform& platform,
                             const Mirror* mirror);
+// The same, with the answers of lookup gpu / lookup driver for `target` (its platform is used).
+Result<LookupResult> Lookup(const Catalog& c, const LookupQuery& q, const LookupTarget& target,
+                            const Mirror* mirror);
+
+// The answers (plan/lookup_answer.cc).
+GpuVerdict AnswerGpuFor(const Catalog& c, const GpuAnswer& gpu, const LookupTarget& target, const Mirror* mirror);
+DriverVerdict AnswerDriverFor(const Catalog& c, const DriverAnswer& driver, const LookupTarget& target,
+                              const Mirror* mirror);
+GpuCodeSpan CodeSpanOn(const Catalog& c, const ComputeCapability& cc, const std::string& platform);
 
 // Nearest real torchvision / torchaudio versions to a mistyped one ("1.4.0" -> 0.14.0).
 std::vector<std::pair<Pep440, const TorchRelease*>> NearestPaired(const Catalog& c, const Pep440& v,

@@ -220,6 +220,7 @@ Json DriverJson(const DriverAnswer& a) {
   j["variants"] = variants;
   j["newest_torch"] = TorchPair(a.newest_torch, a.newest_variant);
   j["newest_torch_minor_compat"] = TorchPair(a.newest_torch_compat, a.newest_variant_compat);
+  j["answer"] = DriverVerdictJson(a.verdict);
   return j;
 }
 
@@ -255,6 +256,7 @@ Json GpuJson(const GpuAnswer& a) {
   }
   j["wheels"] = wheels;
   j["jetson"] = a.jetson;
+  j["answer"] = a.verdict ? GpuVerdictJson(*a.verdict) : Json(nullptr);
   return j;
 }
 

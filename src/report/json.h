@@ -33,6 +33,9 @@ std::string_view DriverFitName(DriverFit fit);  // "full", "minor_compat", "too_
 std::string_view KernelFitName(KernelFit fit);  // "sass", "ptx", "none"
 
 Json LookupJson(const Catalog& c, const LookupResult& r);
+// The "answer" objects of lookup gpu / lookup driver (report/lookup_json.cc).
+Json GpuVerdictJson(const GpuVerdict& v);
+Json DriverVerdictJson(const DriverVerdict& v);
 Json CatalogJson(const Catalog& c);
 
 }  // namespace cudamatch
