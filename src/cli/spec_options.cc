@@ -81,6 +81,7 @@ Result<MachineSpec> BuildSpec(const SpecOptions& opt, const Context& ctx) {
     auto probe = ProbeMachine(m, ctx);
     if (!probe) return Error{probe.error()};
     spec = SpecFromSnapshot(probe->snapshot, PrimaryPython(probe->snapshot));
+    if (opt.machine.root_given) spec.root = opt.machine.root;
   }
   Platform probed = spec.platform;  // the probed machine's, when detected
   spec.platform = ctx.platform;
@@ -91,6 +92,7 @@ Result<MachineSpec> BuildSpec(const SpecOptions& opt, const Context& ctx) {
     auto py = PyVersion::Parse(opt.python);
     if (!py) return Error{py.error()};
     spec.python = *py;
+    spec.python_from.clear();
   }
   if (!opt.torch.empty() && ToLower(opt.torch) != "latest") {
     std::string text = opt.torch;
