@@ -98,7 +98,8 @@ Result<Generated> ParseGenerated(std::string_view name) {
   if (name == "bash") return Generated::kBash;
   if (name == "zsh") return Generated::kZsh;
   if (name == "fish") return Generated::kFish;
-  return Err("--generate takes man, bash, zsh or fish, not " + Quote(name));
+  if (name == "help-ids") return Generated::kHelpIds;
+  return Err("--generate takes man, bash, zsh or fish (or help-ids, for the tests), not " + Quote(name));
 }
 
 CliDoc DescribeCli(const CommandLine& cli) {
@@ -135,6 +136,7 @@ std::string Generate(const CliDoc& doc, Generated kind, std::string_view version
     case Generated::kBash: return GenerateBash(doc);
     case Generated::kZsh: return GenerateZsh(doc);
     case Generated::kFish: return GenerateFish(doc);
+    case Generated::kHelpIds: return "";  // needs the command table itself: HelpIdLines
   }
   return "";
 }

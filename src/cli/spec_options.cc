@@ -75,12 +75,18 @@ Result<MachineSpec> BuildSpec(const SpecOptions& opt, const Context& ctx) {
   MachineSpec spec;
   bool detect = !opt.no_detect && ctx.flags.os.empty();
   bool python_is_path = opt.python.find('/') != std::string::npos;
+  if (python_is_path && !detect) return Err(Tr(ctx.lang, "path.python_no_detect", {{"path", Quote(opt.python)}}));
   if (detect) {
     MachineOptions m = opt.machine;
     if (python_is_path) m.pythons = {opt.python};
     auto probe = ProbeMachine(m, ctx);
     if (!probe) return Error{probe.error()};
-    spec = SpecFromSnapshot(probe->snapshot, PrimaryPython(probe->snapshot));
+    const PythonEnv* primary = PrimaryPython(probe->snapshot);
+    // The interpreter given is the one answered for: another one in its place is no answer.
+    if (python_is_path && (primary == nullptr || !WasFoundBy(*primary, FoundBy::kGivenPython))) {
+      return Err(Tr(ctx.lang, "path.python_not_python", {{"path", Quote(opt.python)}}));
+    }
+    spec = SpecFromSnapshot(probe->snapshot, primary);
     if (opt.machine.root_given) spec.root = opt.machine.root;
   }
   Platform probed = spec.platform;  // the probed machine's, when detected
