@@ -22,15 +22,15 @@ void AddSpecOptions(Command& sub, SpecOptions& opt) {
 
 namespace {
 
-Status ApplyGpus(const SpecOptions& opt, const Catalog& c, MachineSpec& spec) {
+Status ApplyGpus(const SpecOptions& opt, const Catalog& c, Lang lang, MachineSpec& spec) {
   if (opt.gpus.empty() && opt.ccs.empty()) return Status::Ok();
   spec.gpus.clear();
   spec.gpu_names.clear();
   for (const std::string& name : opt.gpus) {
     GpuMatch m = MatchGpuName(c, name);
     if (m.models.empty()) {
-      std::string hint = m.suggestions.empty() ? "" : " (did you mean " + Join(m.suggestions, ", ") + "?)";
-      return ErrNotFound("unknown GPU " + Quote(name) + hint);
+      std::string hint = m.suggestions.empty() ? "" : Tr(lang, "usage.did_you_mean", {{"word", Join(m.suggestions, ", ")}});
+      return ErrNotFound(Tr(lang, "usage.unknown_gpu", {{"name", Quote(name)}, {"hint", hint}}));
     }
     for (const GpuModel* g : m.models) {
       if (!(g->cc == m.models.front()->cc)) {
@@ -93,7 +93,7 @@ Result<MachineSpec> BuildSpec(const SpecOptions& opt, const Context& ctx) {
   spec.platform = ctx.platform;
   if (detect && ctx.flags.arch.empty() && ctx.flags.os.empty()) spec.platform = probed;
   if (Status s = ApplyDriver(opt, spec); !s.ok()) return Error{s.error()};
-  if (Status s = ApplyGpus(opt, ctx.catalog, spec); !s.ok()) return s.err();
+  if (Status s = ApplyGpus(opt, ctx.catalog, ctx.lang, spec); !s.ok()) return s.err();
   if (!opt.python.empty() && !python_is_path) {
     auto py = PyVersion::Parse(opt.python);
     if (!py) return Error{py.error()};
