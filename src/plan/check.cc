@@ -409,10 +409,10 @@ void VerifyCorrected(State& s) {
 // Where only the Python keeps the pinned build from this machine: the Pythons it has wheels
 // for, found by planning that release and variant with each Python (plan/suggest.h).
 void OfferPython(State& s) {
-  if (!s.machine_problem || s.variant_problem || !s.release || !s.result.variant || !s.spec.python) return;
+  if (!s.machine_problem || s.variant_problem || !s.release || !s.spec.python) return;
   MachineSpec spec = PinSpec(s);
   spec.torch = SpecifierSet::Parse("==" + s.release->torch.Public()).value();
-  spec.variant = s.result.variant->variant;
+  if (s.result.variant) spec.variant = s.result.variant->variant;
   Plan failed = PlanWithoutSuggestions(s.c, spec);
   if (failed.release) return;
   for (Reason& r : Suggest(s.c, spec, failed)) {

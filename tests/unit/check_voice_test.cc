@@ -117,5 +117,26 @@ TEST(CheckVoice, VerdictSaysTheFactsAssumed) {
   EXPECT_EQ(text.substr(0, text.find('\n')), "适用于：本机，驱动未知，无 GPU，Python 3.11（/usr/bin/python3.11），linux-x86_64");
 }
 
+// github.com/torch/torch7/issues/1249: "torchvision 0.18.0 requires torch==2.3.0, but you have
+// torch 2.2.1 ... but i require torch 2.2.1": one fix, the companion, and torch stays.
+TEST(CheckVoice, ThreadTorchvisionNewerThanTheTorchItMustKeep) {
+  CheckResult r = Check({"torch==2.2.1", "torchvision==0.18.0"}, MachineSpec{});
+  EXPECT_EQ(SaidFixes(r), std::vector<std::string>{"torchvision==0.17.1"});
+  EXPECT_EQ(r.corrected, (std::vector<std::string>{"torch==2.2.1", "torchvision==0.17.1"}));
+}
+
+// github.com/zeyad-mansour/lunar/issues/212: torch==1.11.0+cu113 finds no distribution on
+// Windows; the thread's answer was "downgrade your python to 3.10". check moves torch and
+// offers that Python, which keeps the pinned build.
+TEST(CheckVoice, ThreadOldPinOnPython311OffersTheThreadsPython) {
+  MachineSpec spec;
+  spec.platform.os = Os::kWindows;
+  spec.python = PyVersion::Parse("3.11").value();
+  CheckResult r = Check({"torch==1.11.0+cu113", "torchvision==0.12.0+cu113"}, spec);
+  ASSERT_EQ(r.alternatives.size(), 1u);
+  EXPECT_EQ(ReasonText(r.alternatives[0], Lang::kEn), "Use Python 3.10: then torch 1.11.0+cu113 fits.");
+  EXPECT_EQ(SaidFixes(r).size(), 1u);
+}
+
 }  // namespace
 }  // namespace cudamatch
