@@ -195,6 +195,11 @@ Json CheckJson(const CheckResult& r) {
   Json alternatives = Json::array();
   for (const Reason& a : r.alternatives) alternatives.push_back(Json{{"id", a.id}, {"message", ReasonText(a, Lang::kEn)}});
   j["alternatives"] = alternatives;
+  const MachineSpec& m = r.spec;
+  j["assumed"] = Json{{"probed", m.probed}, {"root", m.root.empty() ? Json(nullptr) : Json(m.root)},
+                      {"python", m.python ? Json(m.python->ToString()) : Json(nullptr)},
+                      {"python_from", m.python_from.empty() ? Json(nullptr) : Json(m.python_from)},
+                      {"platform", m.platform.Name()}};
   return j;
 }
 
