@@ -102,6 +102,20 @@ namespace {
 
 constexpr std::string_view kDefaultCommand = "doctor";
 
+// The message ids of the table's help texts, named after where each is declared.
+std::string CommandId(const Command& c) { return "help.cmd." + std::string(c.name()); }
+std::string ArgId(const Command& owner, const Arg& a) {
+  return "help.arg." + std::string(owner.name()) + "." + std::string(a.long_name);
+}
+std::string ChoiceId(const Command& owner, const Arg& a, const Choice& c) {
+  return ArgId(owner, a) + "." + std::string(c.name);
+}
+
+// The message `id` in `lang`; the declared text where the tables have none.
+std::string HelpOf(Lang lang, const std::string& id, std::string_view declared) {
+  return HasMessage(lang, id) ? Tr(lang, id) : std::string(declared);
+}
+
 std::string Upper(std::string_view text) {
   std::string out(text);
   for (char& c : out) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
@@ -129,9 +143,9 @@ std::optional<std::string> MatchChoice(const Arg& arg, const std::string& value)
 }
 
 // "unknown value 'zhh' for --lang (did you mean 'zh'?); allowed: en, zh"
-std::string UnknownChoice(const Arg& arg, std::string_view shown, const std::string& value) {
-  return "unknown value " + Quote(value) + " for " + std::string(shown) + DidYouMeanHint(value, ChoiceNames(arg)) +
-         "; allowed: " + ChoiceList(arg);
+std::string UnknownChoice(const Arg& arg, std::string_view shown, const std::string& value, Lang lang) {
+  return Tr(lang, "usage.unknown_value", {{"value", Quote(value)}, {"option", std::string(shown)},
+                                          {"hint", DidYouMeanHint(value, ChoiceNames(arg), lang)}, {"list", ChoiceList(arg)}});
 }
 
 std::vector<std::string> CommandNames(const CommandLine& cli) {
@@ -162,7 +176,7 @@ const Command* NamedCommand(const CommandLine& cli, const std::vector<std::strin
 
 class Parser {
  public:
-  Parser(const CommandLine& cli, const std::vector<std::string>& words) : cli_(cli), words_(words) {}
+  Parser(const CommandLine& cli, const std::vector<std::string>& words, Lang lang) : cli_(cli), words_(words), lang_(lang) {}
 
   Result<ParsedLine> Run() {
     const Command* named = NamedCommand(cli_, words_);
@@ -181,11 +195,12 @@ class Parser {
         return Error{s.error()};
       }
     }
-    if (command_ == nullptr) return Err("no command given");
+    if (command_ == nullptr) return Err(Tr(lang_, "usage.no_command"));
     for (const Arg& a : command_->args()) {
       bool empty = a.kind == Arg::Kind::kPositional ? a.text->empty() : a.list != nullptr && a.list->empty();
       if (a.positional() && a.required && empty) {
-        return Err(std::string(command_->name()) + " needs " + std::string(a.long_name) + ": " + std::string(a.help));
+        return Err(Tr(lang_, "usage.needs", {{"command", std::string(command_->name())}, {"name", std::string(a.long_name)},
+                                             {"help", HelpOf(lang_, ArgId(*command_, a), a.help)}}));
       }
     }
     return ParsedLine{ParsedLine::Ask::kRun, command_};
@@ -226,17 +241,20 @@ class Parser {
     const Arg* arg = Find(is_long, name);
     std::string shown = (is_long ? "--" : "-") + std::string(name);
     if (arg == nullptr) {
-      std::string where = command_ != nullptr && !defaulted_ ? " for " + std::string(command_->name()) : "";
-      return Err("unknown option " + Quote(shown) + where + DidYouMeanHint(shown, LongNames(command_, cli_.global())));
+      std::string hint = DidYouMeanHint(shown, LongNames(command_, cli_.global()), lang_);
+      if (command_ != nullptr && !defaulted_) {
+        return Err(Tr(lang_, "usage.unknown_option_for", {{"option", Quote(shown)}, {"command", std::string(command_->name())}, {"hint", hint}}));
+      }
+      return Err(Tr(lang_, "usage.unknown_option", {{"option", Quote(shown)}, {"hint", hint}}));
     }
     if (!arg->takes_value()) {
-      if (inline_value) return Err(shown + " takes no value");
+      if (inline_value) return Err(Tr(lang_, "usage.takes_no_value", {{"option", shown}}));
       *arg->flag = true;
       return Status::Ok();
     }
     if (!inline_value) {
       if (i_ + 1 >= words_.size() || IsOption(words_[i_ + 1])) {
-        return Err(shown + " needs a value (" + std::string(arg->value) + ")");
+        return Err(Tr(lang_, "usage.needs_value", {{"option", shown}, {"value", std::string(arg->value)}}));
       }
       inline_value = words_[++i_];
     }
@@ -247,11 +265,11 @@ class Parser {
     std::string value = given;
     if (!arg.choices.empty() && !value.empty()) {
       std::optional<std::string> name = MatchChoice(arg, value);
-      if (!name) return Err(UnknownChoice(arg, shown, value));
+      if (!name) return Err(UnknownChoice(arg, shown, value, lang_));
       value = *name;
     }
     if (arg.kind == Arg::Kind::kValue) {
-      if (std::find(given_.begin(), given_.end(), &arg) != given_.end()) return Err(shown + " is given more than once");
+      if (std::find(given_.begin(), given_.end(), &arg) != given_.end()) return Err(Tr(lang_, "usage.given_twice", {{"option", shown}}));
       given_.push_back(&arg);
       *arg.text = value;
     } else if (arg.kind == Arg::Kind::kPositional) {
@@ -266,7 +284,7 @@ class Parser {
   Status TakeWord(const std::string& w) {
     if (command_ == nullptr) {
       command_ = cli_.Find(w);
-      if (command_ == nullptr) return Err("unknown command " + Quote(w) + DidYouMeanHint(w, CommandNames(cli_)));
+      if (command_ == nullptr) return UnknownCommand(w);
       return Status::Ok();
     }
     for (; positional_ < command_->args().size(); ++positional_) {
@@ -274,8 +292,12 @@ class Parser {
       if (a.kind == Arg::Kind::kPositional) ++positional_;
       if (a.positional()) return Store(a, Upper(a.long_name), w);
     }
-    if (defaulted_) return Err("unknown command " + Quote(w) + DidYouMeanHint(w, CommandNames(cli_)));
-    return Err("unexpected argument " + Quote(w) + " for " + std::string(command_->name()));
+    if (defaulted_) return UnknownCommand(w);
+    return Err(Tr(lang_, "usage.unexpected", {{"word", Quote(w)}, {"command", std::string(command_->name())}}));
+  }
+
+  Status UnknownCommand(const std::string& w) const {
+    return Err(Tr(lang_, "usage.unknown_command", {{"word", Quote(w)}, {"hint", DidYouMeanHint(w, CommandNames(cli_), lang_)}}));
   }
 
   const CommandLine& cli_;
@@ -285,6 +307,7 @@ class Parser {
   bool defaulted_ = false;
   size_t positional_ = 0;
   std::vector<const Arg*> given_;
+  Lang lang_;
 };
 
 std::string Usage(const Arg& a) {
@@ -301,20 +324,21 @@ bool ChoicesHaveHelp(const Arg& a) {
 
 // The help of an argument with its allowed values: "[values: en, zh]" after the text, or one
 // line per value when the values are described.
-std::string ArgHelp(const Arg& a, size_t indent) {
-  std::string help(a.help);
+std::string ArgHelp(const Command& owner, const Arg& a, size_t indent, Lang lang) {
+  std::string help = HelpOf(lang, ArgId(owner, a), a.help);
   if (a.choices.empty()) return help;
-  if (!ChoicesHaveHelp(a)) return help + " [values: " + ChoiceList(a) + "]";
+  if (!ChoicesHaveHelp(a)) return help + " " + Tr(lang, "help.values", {{"list", ChoiceList(a)}});
   size_t width = 0;
   for (const Choice& c : a.choices) width = std::max(width, c.name.size());
   for (const Choice& c : a.choices) {
     help += "\n" + std::string(indent + 2, ' ') + std::string(c.name);
-    if (!c.help.empty()) help += std::string(width - c.name.size() + 2, ' ') + std::string(c.help);
+    if (!c.help.empty()) help += std::string(width - c.name.size() + 2, ' ') + HelpOf(lang, ChoiceId(owner, a, c), c.help);
   }
   return help;
 }
 
-void AppendArgs(std::string& out, std::string_view title, const std::vector<Arg>& args, bool positionals) {
+void AppendArgs(std::string& out, std::string_view title, const Command& owner, const std::vector<Arg>& args,
+                bool positionals, Lang lang) {
   std::vector<std::pair<std::string, const Arg*>> rows;
   size_t width = 0;
   for (const Arg& a : args) {
@@ -324,13 +348,64 @@ void AppendArgs(std::string& out, std::string_view title, const std::vector<Arg>
     rows.emplace_back(std::move(left), &a);
   }
   if (rows.empty()) return;
-  out += "\n" + std::string(title) + ":\n";
+  out += "\n" + std::string(title) + "\n";
   for (const auto& [left, a] : rows) {
-    out += "  " + left + std::string(width - left.size() + 2, ' ') + ArgHelp(*a, width + 4) + "\n";
+    out += "  " + left + std::string(width - left.size() + 2, ' ') + ArgHelp(owner, *a, width + 4, lang) + "\n";
   }
 }
 
+// --help and --version, which every command line takes: declared here, not in the table.
+std::vector<Arg> HelpAndVersion() {
+  Arg help;
+  help.short_name = "h";
+  help.long_name = "help";
+  help.help = "Print this help (with a command: that command's)";
+  Arg version;
+  version.long_name = "version";
+  version.help = "Print the version";
+  return {help, version};
+}
+
+std::string ProgramHelp(const CommandLine& cli, Lang lang) {
+  const Command& global = cli.global();
+  std::string out = HelpOf(lang, "help.program", global.help()) + "\n\n" +
+                    Tr(lang, "help.usage", {{"usage", std::string(global.name()) + " [OPTIONS] [COMMAND] [ARGS]"}}) + "\n" +
+                    Tr(lang, "help.no_command") + "\n\n" + Tr(lang, "help.commands") + "\n";
+  size_t width = 0;
+  for (const auto& c : cli.commands()) width = std::max(width, c->name().size());
+  for (const auto& c : cli.commands()) {
+    out += "  " + std::string(c->name()) + std::string(width - c->name().size() + 2, ' ') + HelpOf(lang, CommandId(*c), c->help()) + "\n";
+  }
+  std::vector<Arg> args = global.args();
+  for (Arg& a : HelpAndVersion()) args.push_back(std::move(a));
+  AppendArgs(out, Tr(lang, "help.options"), global, args, false, lang);
+  return out;
+}
+
 }  // namespace
+
+std::vector<HelpId> HelpIds(const CommandLine& cli) {
+  std::vector<HelpId> out = {{"help.program", std::string(cli.global().help())}};
+  std::vector<const Command*> owners = {&cli.global()};
+  for (const auto& c : cli.commands()) {
+    out.push_back({CommandId(*c), std::string(c->help())});
+    owners.push_back(c.get());
+  }
+  for (const Command* owner : owners) {
+    std::vector<Arg> args = owner->args();
+    if (owner == &cli.global()) {
+      for (Arg& a : HelpAndVersion()) args.push_back(std::move(a));
+    }
+    for (const Arg& a : args) {
+      if (a.hidden) continue;
+      out.push_back({ArgId(*owner, a), std::string(a.help)});
+      for (const Choice& c : a.choices) {
+        if (!c.help.empty()) out.push_back({ChoiceId(*owner, a, c), std::string(c.help)});
+      }
+    }
+  }
+  return out;
+}
 
 std::optional<std::string> DidYouMean(std::string_view word, const std::vector<std::string>& candidates) {
   if (word.empty()) return std::nullopt;
@@ -350,50 +425,28 @@ std::optional<std::string> DidYouMean(std::string_view word, const std::vector<s
   return std::nullopt;
 }
 
-std::string DidYouMeanHint(std::string_view word, const std::vector<std::string>& candidates) {
+std::string DidYouMeanHint(std::string_view word, const std::vector<std::string>& candidates, Lang lang) {
   std::optional<std::string> near = DidYouMean(word, candidates);
-  return near ? " (did you mean " + Quote(*near) + "?)" : "";
+  return near ? Tr(lang, "usage.did_you_mean", {{"word", Quote(*near)}}) : "";
 }
 
 std::string ChoiceList(const Arg& arg) { return Join(ChoiceNames(arg), ", "); }
 
-Result<ParsedLine> ParseCommandLine(const CommandLine& cli, const std::vector<std::string>& words) {
-  return Parser(cli, words).Run();
+Result<ParsedLine> ParseCommandLine(const CommandLine& cli, const std::vector<std::string>& words, Lang lang) {
+  return Parser(cli, words, lang).Run();
 }
 
-std::string HelpText(const CommandLine& cli, const Command* command) {
+std::string HelpText(const CommandLine& cli, const Command* command, Lang lang) {
+  if (command == nullptr) return ProgramHelp(cli, lang);
   const Command& global = cli.global();
-  std::string out;
-  if (command == nullptr) {
-    out = std::string(global.help()) + "\n\nUsage: " + std::string(global.name()) +
-          " [OPTIONS] [COMMAND] [ARGS]\n(no command: doctor)\n\nCommands:\n";
-    size_t width = 0;
-    for (const auto& c : cli.commands()) width = std::max(width, c->name().size());
-    for (const auto& c : cli.commands()) {
-      out += "  " + std::string(c->name()) + std::string(width - c->name().size() + 2, ' ') + std::string(c->help()) + "\n";
-    }
-    std::vector<Arg> args = global.args();
-    Arg help;
-    help.short_name = "h";
-    help.long_name = "help";
-    help.help = "Print this help (with a command: that command's)";
-    Arg version;
-    version.long_name = "version";
-    version.help = "Print the version";
-    args.push_back(help);
-    args.push_back(version);
-    AppendArgs(out, "Options", args, false);
-    return out;
-  }
-  out = std::string(command->help()) + "\n\nUsage: " + std::string(global.name()) + " " + std::string(command->name()) +
-        " [OPTIONS]";
+  std::string usage = std::string(global.name()) + " " + std::string(command->name()) + " [OPTIONS]";
   for (const Arg& a : command->args()) {
-    if (a.positional()) out += " " + Usage(a);
+    if (a.positional()) usage += " " + Usage(a);
   }
-  out += "\n";
-  AppendArgs(out, "Arguments", command->args(), true);
-  AppendArgs(out, "Options", command->args(), false);
-  AppendArgs(out, "Global options", global.args(), false);
+  std::string out = HelpOf(lang, CommandId(*command), command->help()) + "\n\n" + Tr(lang, "help.usage", {{"usage", usage}}) + "\n";
+  AppendArgs(out, Tr(lang, "help.arguments"), *command, command->args(), true, lang);
+  AppendArgs(out, Tr(lang, "help.options"), *command, command->args(), false, lang);
+  AppendArgs(out, Tr(lang, "help.global_options"), global, global.args(), false, lang);
   return out;
 }
 

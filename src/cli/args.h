@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/result.h"
+#include "report/i18n.h"
 
 namespace cudamatch {
 
@@ -112,16 +113,26 @@ struct ParsedLine {
 
 // Stores each value in its variable. Global options may come before or after the command;
 // `--` ends the options. Errors name the word and, for a near miss, the option or command meant.
-Result<ParsedLine> ParseCommandLine(const CommandLine& cli, const std::vector<std::string>& words);
+// Errors are in `lang` (messages usage.*).
+Result<ParsedLine> ParseCommandLine(const CommandLine& cli, const std::vector<std::string>& words, Lang lang = Lang::kEn);
 
-// --help of the program (command == nullptr) or of one command.
-std::string HelpText(const CommandLine& cli, const Command* command);
+// --help of the program (command == nullptr) or of one command, in `lang`: each text is the
+// message help.* named after where it is declared (HelpIds), the declared text where none is.
+std::string HelpText(const CommandLine& cli, const Command* command, Lang lang = Lang::kEn);
+
+// Every help text of the command table: its message id ("help.cmd.plan", "help.arg.plan.python",
+// "help.choice.cudamatch.lang.zh") and the English declared in the table.
+struct HelpId {
+  std::string id;
+  std::string declared;
+};
+std::vector<HelpId> HelpIds(const CommandLine& cli);
 
 // "did you mean": the candidate nearest `word` (edit distance at most 2; else the first candidate
 // that begins with `word`), or std::nullopt. The one near-miss finder of the program.
 std::optional<std::string> DidYouMean(std::string_view word, const std::vector<std::string>& candidates);
 // " (did you mean 'x'?)", or "" when nothing is near.
-std::string DidYouMeanHint(std::string_view word, const std::vector<std::string>& candidates);
+std::string DidYouMeanHint(std::string_view word, const std::vector<std::string>& candidates, Lang lang = Lang::kEn);
 // "en, zh": the names of an argument's allowed values.
 std::string ChoiceList(const Arg& arg);
 

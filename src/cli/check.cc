@@ -32,14 +32,14 @@ Result<PinSet> ReadPins(const CheckOptions& opt) {
 }
 
 Output RunCheck(const CheckOptions& opt, Context& ctx) {
-  if (opt.pins.empty() && opt.requirements.empty()) return Failed("check needs pins (torch==2.3.1 ...) or -r requirements.txt");
+  if (opt.pins.empty() && opt.requirements.empty()) return Failed(Tr(ctx.lang, "usage.check_needs_pins"));
   auto pins = ReadPins(opt);
   if (!pins) return Failed(pins.error());
   // Nothing to check is no plan for torch: a file without pins (or one misread) is said so.
   if (pins->pins.empty() && !opt.requirements.empty()) {
-    return Failed("no pins found in " + opt.requirements + " (torch, torchvision or torchaudio)", kExitFindings);
+    return Failed(Tr(ctx.lang, "usage.no_pins_in", {{"file", opt.requirements}}), kExitFindings);
   }
-  if (pins->pins.empty()) return Failed("no torch, torchvision or torchaudio pin found");
+  if (pins->pins.empty()) return Failed(Tr(ctx.lang, "usage.no_pins"));
   auto spec = BuildSpec(opt.spec, ctx);
   if (!spec) return Failed(spec.error(), SpecErrorExit(spec.err()));
   auto result = std::make_shared<const CheckResult>(CheckPins(ctx.catalog, *spec, *pins));

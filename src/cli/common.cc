@@ -77,9 +77,9 @@ Result<Catalog> LoadCatalog(const std::string& dir) {
 namespace {
 
 // --format, or --json (its alias); text by default.
-Result<const Format*> OutputFormat(const GlobalFlags& flags) {
+Result<const Format*> OutputFormat(const GlobalFlags& flags, Lang lang) {
   if (flags.json && !flags.format.empty() && flags.format != "json") {
-    return Err("--json is --format json: it cannot go with --format " + flags.format);
+    return Err(Tr(lang, "usage.json_and_format", {{"format", flags.format}}));
   }
   const Format* format = FindFormat(flags.json ? "json" : flags.format);
   return format != nullptr ? format : &Formats().front();
@@ -111,7 +111,7 @@ Result<std::unique_ptr<Context>> MakeContext(const GlobalFlags& flags, std::map<
   ctx->width = OutputWidth(ctx->Env("COLUMNS"), stdout_is_tty ? TerminalColumns() : 0);
   if (!flags.os.empty()) ctx->platform.os = ParseOs(flags.os).value_or(ctx->platform.os);
   if (!flags.arch.empty()) ctx->platform.arch = ParseArch(flags.arch).value_or(ctx->platform.arch);
-  auto format = OutputFormat(flags);
+  auto format = OutputFormat(flags, ctx->lang);
   if (!format) return Error{format.error()};
   ctx->format = *format;
   auto catalog = LoadCatalog(flags.catalog_dir);

@@ -67,6 +67,33 @@ std::string ManCommand(const CommandDoc& c) {
   return out;
 }
 
+// The README's Examples section, line for line (a test holds the two together): the command,
+// and what it answers (the comment after its "#").
+struct Example {
+  std::string_view command;
+  std::string_view comment;
+};
+constexpr Example kExamples[] = {
+    {"cudamatch", "doctor"},
+    {"cudamatch lookup torch==1.13.0", "torchvision 0.14.0, torchaudio 0.13.0, Python 3.7-3.10, ..."},
+    {"cudamatch lookup driver==470.82.01", "serves CUDA 11.4; the newest torch that runs on it"},
+    {"cudamatch lookup gpu \"RTX 3090\"", "8.6, Ampere; the newest build for this machine (--all: every wheel)"},
+    {"cudamatch plan --no-detect --driver 470.82.01 --gpu \"RTX 3090\" --python 3.10", "a machine given by flags"},
+    {"cudamatch check torch==1.13.0 torchvision==1.4.0", "1.4.0 does not exist; 0.14.0 pairs with 1.13.0"},
+    {"cudamatch explain minor-compat --lang zh", "one topic, in Chinese"},
+    {"cudamatch doctor --root /mnt/image --json", "a mounted image, as JSON"},
+    {"cudamatch help plan", "the options of one command"},
+    {"cudamatch doctor --root /mnt/c --os windows", "a Windows C: drive or image, from Linux"},
+};
+
+std::string ManExamples() {
+  std::string out = ".SH EXAMPLES\n";
+  for (const Example& e : kExamples) {
+    out += ".TP\n\\fB" + Roff(e.command) + "\\fR\n" + Roff(e.comment) + "\n";
+  }
+  return out;
+}
+
 constexpr std::string_view kManTail = R"(.SH EXIT STATUS
 .TP
 .B 0
@@ -98,7 +125,8 @@ Result<Generated> ParseGenerated(std::string_view name) {
   if (name == "bash") return Generated::kBash;
   if (name == "zsh") return Generated::kZsh;
   if (name == "fish") return Generated::kFish;
-  return Err("--generate takes man, bash, zsh or fish, not " + Quote(name));
+  if (name == "help-ids") return Generated::kHelpIds;
+  return Err("--generate takes man, bash, zsh or fish (or help-ids, for the tests), not " + Quote(name));
 }
 
 CliDoc DescribeCli(const CommandLine& cli) {
@@ -125,6 +153,7 @@ std::string GenerateMan(const CliDoc& doc, std::string_view version) {
   for (const CommandDoc& c : doc.commands) out += ManCommand(c);
   out += ".SH GLOBAL OPTIONS\n";
   for (const OptionDoc& o : doc.globals) out += ManOption(o);
+  out += ManExamples();
   out += kManTail;
   return out;
 }
@@ -135,6 +164,7 @@ std::string Generate(const CliDoc& doc, Generated kind, std::string_view version
     case Generated::kBash: return GenerateBash(doc);
     case Generated::kZsh: return GenerateZsh(doc);
     case Generated::kFish: return GenerateFish(doc);
+    case Generated::kHelpIds: return "";  // needs the command table itself: HelpIdLines
   }
   return "";
 }

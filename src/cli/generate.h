@@ -12,7 +12,9 @@
 
 namespace cudamatch {
 
-enum class Generated { kMan, kBash, kZsh, kFish };
+// kHelpIds: every help text's message id and declared English, one "id text" line each
+// (the tests check the message tables against it).
+enum class Generated { kMan, kBash, kZsh, kFish, kHelpIds };
 
 Result<Generated> ParseGenerated(std::string_view name);
 

@@ -69,6 +69,18 @@ Result<Os> TreeOs(const MachineOptions& opt, const Context& ctx) {
   return Os::kWindows;
 }
 
+// Every --python names something in the tree: a path that is not there is an error, never
+// skipped in silence (Windows trees spell paths their own way and are left to their probe).
+Status CheckGivenPythons(const Fs& fs, const MachineOptions& opt, Os os, Lang lang) {
+  if (os != Os::kLinux) return Status::Ok();
+  for (const std::string& p : opt.pythons) {
+    if (fs.Stat(p).exists()) continue;
+    if (opt.root_given) return Err(Tr(lang, "path.python_missing_in", {{"path", Quote(p)}, {"root", opt.root}}));
+    return Err(Tr(lang, "path.python_missing", {{"path", Quote(p)}}));
+  }
+  return Status::Ok();
+}
+
 }  // namespace
 
 Result<MachineProbe> ProbeMachine(const MachineOptions& opt, const Context& ctx) {
@@ -88,6 +100,7 @@ Result<MachineProbe> ProbeMachine(const MachineOptions& opt, const Context& ctx)
   if (!own_root) {
     if (Status tree = CheckTree(*m.fs, *tree_os, opt.root); !tree.ok()) return Error{tree.error()};
   }
+  if (Status given = CheckGivenPythons(*m.fs, opt, *tree_os, ctx.lang); !given.ok()) return Error{given.error()};
   ProbeInput in;
   in.fs = m.fs.get();
   in.env = ctx.env;

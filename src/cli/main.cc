@@ -11,6 +11,29 @@
 namespace cudamatch {
 namespace {
 
+// The language of what is said before the command line is understood (its errors, --help):
+// --lang where the words give it, else the locale.
+Lang EarlyLang(const std::vector<std::string>& args, const std::map<std::string, std::string>& env) {
+  for (size_t i = 0; i < args.size() && args[i] != "--"; ++i) {
+    std::string value;
+    if (StartsWith(args[i], "--lang=")) value = args[i].substr(7);
+    else if (args[i] == "--lang" && i + 1 < args.size()) value = args[i + 1];
+    else continue;
+    if (auto lang = ParseLang(value)) return *lang;
+  }
+  auto get = [&](const char* name) { auto it = env.find(name); return it == env.end() ? std::string() : it->second; };
+  return LangFromLocale(get("LC_ALL"), get("LC_MESSAGES"), get("LANG"));
+}
+
+// `cudamatch help [COMMAND]`: the same text as --help.
+void RegisterHelp(CommandLine& cli, std::string& topic) {
+  std::vector<Choice> names;
+  for (const auto& c : cli.commands()) names.push_back(Choice{c->name(), ""});
+  names.push_back(Choice{"help", ""});
+  Command& sub = cli.Add("help", "Print the help of the program, or of one command", nullptr);
+  sub.Positional("command", &topic, "A command; without one, the program's help").OneOf(std::move(names));
+}
+
 int Run(const std::vector<std::string>& args, bool stdout_is_tty) {
   CommandLine cli("cudamatch", "cudamatch: which CUDA, driver, GPU and PyTorch versions fit together, and why");
   GlobalFlags flags;
@@ -25,23 +48,35 @@ int Run(const std::vector<std::string>& args, bool stdout_is_tty) {
   RegisterPlan(cli);
   RegisterCheck(cli);
   RegisterExplain(cli);
-  auto line = ParseCommandLine(cli, args);
-  if (!line) return Fail(line.error() + "; see --help");
+  std::string help_topic;
+  RegisterHelp(cli, help_topic);
+  std::map<std::string, std::string> env = ProcessEnvironment();
+  Lang lang = EarlyLang(args, env);
+  auto line = ParseCommandLine(cli, args, lang);
+  if (!line) return Fail(Tr(lang, "usage.see_help", {{"message", line.error()}}));
   if (line->ask == ParsedLine::Ask::kVersion) {
     Print(std::string("cudamatch ") + CUDAMATCH_VERSION + "\n");
     return kExitOk;
   }
   if (line->ask == ParsedLine::Ask::kHelp) {
-    Print(HelpText(cli, line->command));
+    Print(HelpText(cli, line->command, lang));
+    return kExitOk;
+  }
+  if (line->command->name() == "help") {
+    Print(HelpText(cli, help_topic.empty() ? nullptr : cli.Find(help_topic), lang));
     return kExitOk;
   }
   if (!generate.empty()) {
     auto kind = ParseGenerated(generate);
     if (!kind) return Fail(kind.error());
+    if (*kind == Generated::kHelpIds) {
+      for (const HelpId& h : HelpIds(cli)) Print(h.id + " " + h.declared + "\n");
+      return kExitOk;
+    }
     Print(Generate(DescribeCli(cli), *kind, CUDAMATCH_VERSION));
     return kExitOk;
   }
-  auto ctx = MakeContext(flags, ProcessEnvironment(), stdout_is_tty);
+  auto ctx = MakeContext(flags, std::move(env), stdout_is_tty);
   if (!ctx) return Fail(ctx.error());
   return EmitOutput(line->command->run()(**ctx), **ctx);
 }

@@ -22,15 +22,15 @@ void AddSpecOptions(Command& sub, SpecOptions& opt) {
 
 namespace {
 
-Status ApplyGpus(const SpecOptions& opt, const Catalog& c, MachineSpec& spec) {
+Status ApplyGpus(const SpecOptions& opt, const Catalog& c, Lang lang, MachineSpec& spec) {
   if (opt.gpus.empty() && opt.ccs.empty()) return Status::Ok();
   spec.gpus.clear();
   spec.gpu_names.clear();
   for (const std::string& name : opt.gpus) {
     GpuMatch m = MatchGpuName(c, name);
     if (m.models.empty()) {
-      std::string hint = m.suggestions.empty() ? "" : " (did you mean " + Join(m.suggestions, ", ") + "?)";
-      return ErrNotFound("unknown GPU " + Quote(name) + hint);
+      std::string hint = m.suggestions.empty() ? "" : Tr(lang, "usage.did_you_mean", {{"word", Join(m.suggestions, ", ")}});
+      return ErrNotFound(Tr(lang, "usage.unknown_gpu", {{"name", Quote(name)}, {"hint", hint}}));
     }
     for (const GpuModel* g : m.models) {
       if (!(g->cc == m.models.front()->cc)) {
@@ -75,22 +75,30 @@ Result<MachineSpec> BuildSpec(const SpecOptions& opt, const Context& ctx) {
   MachineSpec spec;
   bool detect = !opt.no_detect && ctx.flags.os.empty();
   bool python_is_path = opt.python.find('/') != std::string::npos;
+  if (python_is_path && !detect) return Err(Tr(ctx.lang, "path.python_no_detect", {{"path", Quote(opt.python)}}));
   if (detect) {
     MachineOptions m = opt.machine;
     if (python_is_path) m.pythons = {opt.python};
     auto probe = ProbeMachine(m, ctx);
     if (!probe) return Error{probe.error()};
-    spec = SpecFromSnapshot(probe->snapshot, PrimaryPython(probe->snapshot));
+    const PythonEnv* primary = PrimaryPython(probe->snapshot);
+    // The interpreter given is the one answered for: another one in its place is no answer.
+    if (python_is_path && (primary == nullptr || !WasFoundBy(*primary, FoundBy::kGivenPython))) {
+      return Err(Tr(ctx.lang, "path.python_not_python", {{"path", Quote(opt.python)}}));
+    }
+    spec = SpecFromSnapshot(probe->snapshot, primary);
+    if (opt.machine.root_given) spec.root = opt.machine.root;
   }
   Platform probed = spec.platform;  // the probed machine's, when detected
   spec.platform = ctx.platform;
   if (detect && ctx.flags.arch.empty() && ctx.flags.os.empty()) spec.platform = probed;
   if (Status s = ApplyDriver(opt, spec); !s.ok()) return Error{s.error()};
-  if (Status s = ApplyGpus(opt, ctx.catalog, spec); !s.ok()) return s.err();
+  if (Status s = ApplyGpus(opt, ctx.catalog, ctx.lang, spec); !s.ok()) return s.err();
   if (!opt.python.empty() && !python_is_path) {
     auto py = PyVersion::Parse(opt.python);
     if (!py) return Error{py.error()};
     spec.python = *py;
+    spec.python_from.clear();
   }
   if (!opt.torch.empty() && ToLower(opt.torch) != "latest") {
     std::string text = opt.torch;

@@ -146,4 +146,42 @@ std::string AlnumKey(std::string_view s) {
   return out;
 }
 
+namespace {
+
+bool IsDigit(char c) { return c >= '0' && c <= '9'; }
+
+// The digit run of `s` from `i`, without leading zeros; `i` moves past it.
+std::string_view DigitRun(std::string_view s, size_t& i, size_t& width) {
+  size_t start = i;
+  while (i < s.size() && IsDigit(s[i])) ++i;
+  width = i - start;
+  size_t first = start;
+  while (first + 1 < i && s[first] == '0') ++first;
+  return s.substr(first, i - first);
+}
+
+}  // namespace
+
+bool NaturalLess(std::string_view a, std::string_view b) {
+  size_t i = 0, j = 0;
+  while (i < a.size() && j < b.size()) {
+    if (IsDigit(a[i]) && IsDigit(b[j])) {
+      size_t wa = 0, wb = 0;
+      std::string_view x = DigitRun(a, i, wa), y = DigitRun(b, j, wb);
+      if (x.size() != y.size()) return x.size() < y.size();
+      if (x != y) return x < y;
+      if (wa != wb) return wa < wb;
+      continue;
+    }
+    if (a[i] != b[j]) return static_cast<unsigned char>(a[i]) < static_cast<unsigned char>(b[j]);
+    ++i;
+    ++j;
+  }
+  return a.size() - i < b.size() - j;
+}
+
+void SortNatural(std::vector<std::string>& names) {
+  std::stable_sort(names.begin(), names.end(), [](const std::string& a, const std::string& b) { return NaturalLess(a, b); });
+}
+
 }  // namespace cudamatch

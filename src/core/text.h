@@ -23,6 +23,10 @@ std::optional<int64_t> ParseUint(std::string_view s);
 std::optional<uint32_t> ParseHex(std::string_view s);
 // Quotes text for error messages: printable ASCII kept, the rest escaped, long input cut.
 std::string Quote(std::string_view s);
+// Names in version order: runs of digits compare as numbers ("3.6.15" < "3.10.4",
+// "cuda-9.2" < "cuda-12.1"), the rest as bytes; equal digit values keep the shorter run first.
+bool NaturalLess(std::string_view a, std::string_view b);
+void SortNatural(std::vector<std::string>& names);
 // Levenshtein distance, for "did you mean".
 size_t EditDistance(std::string_view a, std::string_view b);
 // Lines of a text, without their line endings ("\n" or "\r\n").

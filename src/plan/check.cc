@@ -4,14 +4,19 @@
 
 #include "core/fs.h"
 #include "core/text.h"
+#include "plan/check_fix.h"
 #include "plan/companions.h"
 #include "plan/remedy.h"
 #include "plan/remedy_text.h"
 #include "plan/lookup.h"
+#include "plan/suggest.h"
 
 namespace cudamatch {
 
 namespace {
+
+CheckResult CheckPinsUncorrected(const Catalog& c, const MachineSpec& spec, const PinSet& pins);
+CheckResult CheckPinsWith(const Catalog& c, const MachineSpec& spec, const PinSet& pins, bool correct);
 
 std::optional<SpecifierSet> SetOf(const Pin& pin) {
   if (pin.specifier.empty()) return SpecifierSet{};
@@ -51,6 +56,7 @@ struct State {
   std::string label;              // the variant the pins ask for
   bool machine_problem = false;
   bool variant_problem = false;   // the pinned build itself does not run here (not only its Python)
+  std::string corrected_tag;      // the corrected plan's variant, where its index is not PyPI
 };
 
 std::optional<Pep440> ExactOf(const State& s, int pkg) {
@@ -383,9 +389,34 @@ void Correct(State& s) {
   if (replaces) ReplaceInstalledBuild(install, plan->variant->variant.tag, from_pypi);
   std::string pip = replaces ? InstallText(install, ShellFor(s.spec.platform.os)) : plan->commands.pip;
   s.result.install = KeepIndexes(s, pip);
-  for (Problem& p : s.result.problems) {
-    // A release that does not exist is fixed by the corrected pins, not by its nearest name.
-    if ((p.fix.empty() || p.id == "check.torch_missing") && !StartsWith(p.id, "req.")) p.fix = s.result.install;
+  if (!from_pypi) s.corrected_tag = plan->variant->variant.tag;
+}
+
+// The corrected pins are what check itself passes: checked again on the same machine, or dropped.
+void VerifyCorrected(State& s) {
+  if (s.result.corrected.empty()) return;
+  std::vector<std::string> texts = s.result.corrected;
+  for (std::string& t : texts) {
+    // The install's index serves the corrected variant: the pins checked name it.
+    if (!s.corrected_tag.empty() && t.find('+') == std::string::npos && !StartsWith(t, "torchaudio")) t += "+" + s.corrected_tag;
+  }
+  auto pins = ParsePinArgs(texts);
+  if (pins && CheckPinsUncorrected(s.c, s.spec, *pins).ok()) return;
+  s.result.corrected.clear();
+  s.result.install.clear();
+}
+
+// Where only the Python keeps the pinned build from this machine: the Pythons it has wheels
+// for, found by planning that release and variant with each Python (plan/suggest.h).
+void OfferPython(State& s) {
+  if (!s.machine_problem || s.variant_problem || !s.release || !s.spec.python) return;
+  MachineSpec spec = PinSpec(s);
+  spec.torch = SpecifierSet::Parse("==" + s.release->torch.Public()).value();
+  if (s.result.variant) spec.variant = s.result.variant->variant;
+  Plan failed = PlanWithoutSuggestions(s.c, spec);
+  if (failed.release) return;
+  for (Reason& r : Suggest(s.c, spec, failed)) {
+    if (r.id == "suggest.python") s.result.alternatives.push_back(std::move(r));
   }
 }
 
@@ -400,7 +431,18 @@ std::string VariantFromIndexUrl(std::string_view url) {
 }
 
 CheckResult CheckPins(const Catalog& c, const MachineSpec& spec, const PinSet& pins) {
-  State s{c, spec, pins, {}, {}, nullptr, "", false};
+  return CheckPinsWith(c, spec, pins, true);
+}
+
+namespace {
+
+CheckResult CheckPinsUncorrected(const Catalog& c, const MachineSpec& spec, const PinSet& pins) {
+  return CheckPinsWith(c, spec, pins, false);
+}
+
+CheckResult CheckPinsWith(const Catalog& c, const MachineSpec& spec, const PinSet& pins, bool correct) {
+  State s{c, spec, pins, {}, {}, nullptr, "", false, false, ""};
+  s.result.spec = spec;
   for (const Pin& p : pins.pins) {
     for (int pkg = 0; pkg < 3; ++pkg) {
       if (p.name == kPackages[pkg]) s.of[pkg].push_back(&p);
@@ -424,8 +466,14 @@ CheckResult CheckPins(const Catalog& c, const MachineSpec& spec, const PinSet& p
   FindLabel(s);
   CheckMachine(s);
   JudgeBuild(s);
+  if (!correct) return std::move(s.result);
   Correct(s);
+  VerifyCorrected(s);
+  OfferPython(s);
+  AlignFixes(s.result);
   return std::move(s.result);
 }
+
+}  // namespace
 
 }  // namespace cudamatch

@@ -29,9 +29,15 @@ struct CheckResult {
   const TorchRelease* release = nullptr;
   const TorchVariant* variant = nullptr;
   std::string build;                   // a torch build outside the catalog, judged from its tag
+  // Changes to the machine that keep the pinned release ("suggest.python": use Python 3.10),
+  // each checked by planning with the change, offered beside the corrected pins.
+  std::vector<Reason> alternatives;
+  MachineSpec spec;                    // the facts the pins were checked against
   bool ok() const { return problems.empty(); }
 };
 
+// Problems, each with a fix that agrees with the corrected pins (plan/check_fix.h); the
+// corrected pins are checked again and kept only when they pass.
 CheckResult CheckPins(const Catalog& c, const MachineSpec& spec, const PinSet& pins);
 
 // The wheel variant an index URL serves: ".../whl/cu121" -> "cu121"; "" if none.

@@ -34,6 +34,12 @@ struct MachineSpec {
   bool with_torchaudio = true;
   const Mirror* mirror = nullptr;
   std::shared_ptr<const Mirror> unlisted_mirror;  // owns `mirror` when the catalog lacks it
+  // Where the facts came from, said with every verdict: probed (this machine, or the image
+  // under `root`) or described by flags; the interpreter whose version `python` is ("" when the
+  // version was given, or there is none).
+  bool probed = false;
+  std::string root;
+  std::string python_from;
 };
 
 // Why a candidate (a release, or one variant of it) was left out: a message id and its values.

@@ -29,6 +29,8 @@ MachineSpec SpecFromSnapshot(const Snapshot& snap, const PythonEnv* env) {
   // A Windows tree shows no GPU without the registry, but its NVIDIA driver is there for one.
   spec.has_nvidia_gpu = !snap.gpus.empty() || (snap.platform.os == Os::kWindows && snap.driver.installed());
   if (env != nullptr) spec.python = env->version;
+  if (env != nullptr && env->version) spec.python_from = env->executable;
+  spec.probed = true;
   spec.platform = snap.platform;
   if (snap.host.jetson) {
     spec.jetson = true;

@@ -77,6 +77,7 @@ void AddSubdirs(const ProbeInput& in, const std::string& dir, PythonKind kind,
                 const std::string& found_by, std::vector<Candidate>& out) {
   auto names = in.fs->List(dir);
   if (!names) return;
+  SortNatural(*names);  // pyenv's 3.6.15 before 3.10.4, as versions
   for (const std::string& n : *names) {
     std::string path = dir + "/" + n;
     if (!in.fs->IsDir(path)) continue;

@@ -129,6 +129,7 @@ void AddPath(const ProbeInput& in, std::vector<Location>& out, Trail& trail) {
 void AddGlob(const ProbeInput& in, const std::string& dir, std::vector<Location>& out) {
   auto names = in.fs->List(dir);
   if (!names) return;
+  SortNatural(*names);  // cuda-9.2 before cuda-12.1, as versions
   for (const std::string& n : *names) {
     if (StartsWith(n, "cuda")) out.push_back({dir + "/" + n, dir + "/" + n, ToolkitKind::kSystem});
   }

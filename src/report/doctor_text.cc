@@ -6,6 +6,7 @@
 #include "diagnose/summary.h"
 #include "plan/remedy_text.h"
 #include "report/doctor.h"
+#include "report/explain.h"
 #include "report/message_ids.h"
 
 namespace cudamatch {
@@ -39,7 +40,7 @@ std::string ThreeCudas(const Snapshot& s, const TextOptions& o) {
   std::vector<std::vector<std::string>> rows;
   std::string none = Tr(L, s.driver.installed() ? "common.unknown" : "common.none");
   rows.push_back({Tr(L, "doctor.cuda.driver"), s.driver.cuda ? s.driver.cuda->MajorMinor() : none,
-                  Tr(L, "doctor.cuda.driver_meaning")});
+                  Tr(L, DriverCudaMeaningId(s.driver.version()))});
   if (s.toolkits.empty()) rows.push_back({Tr(L, "doctor.cuda.toolkit"), Tr(L, "common.none"), Tr(L, "doctor.cuda.toolkit_meaning")});
   for (const ToolkitInfo& t : s.toolkits) {
     rows.push_back({Tr(L, "doctor.cuda.toolkit"), OrUnknown(t.version, L) + (t.active ? " *" : ""),

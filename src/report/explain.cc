@@ -22,7 +22,15 @@ std::string RenderExplain(const std::string& topic, const TextOptions& o) {
     }
     return o.style.Bold(Tr(L, "explain.list")) + "\n" + RenderColumns(rows, "  ");
   }
-  return o.style.Bold(Tr(L, "explain." + topic + ".title")) + "\n\n" + Tr(L, "explain." + topic + ".body") + "\n";
+  std::string out = o.style.Bold(Tr(L, "explain." + topic + ".title")) + "\n\n" + Tr(L, "explain." + topic + ".body") + "\n";
+  std::string sources = "explain." + topic + ".sources";
+  if (HasMessage(L, sources)) out += "\n" + o.style.Dim(Tr(L, "common.sources", {{"list", Tr(L, sources)}})) + "\n";
+  return out;
+}
+
+std::string_view DriverCudaMeaningId(const std::optional<DriverVersion>& driver) {
+  bool umd = driver && driver->branch() >= kUmdHeaderBranch;
+  return umd ? "doctor.cuda.driver_meaning_umd" : "doctor.cuda.driver_meaning";
 }
 
 Json ExplainJson(const std::string& topic) {
@@ -32,6 +40,8 @@ Json ExplainJson(const std::string& topic) {
     if (!topic.empty() && t != topic) continue;
     Json x{{"id", t}, {"title", Tr(Lang::kEn, "explain." + std::string(t) + ".title")}};
     if (!topic.empty()) x["body"] = Tr(Lang::kEn, "explain." + std::string(t) + ".body");
+    std::string sources = "explain." + std::string(t) + ".sources";
+    if (!topic.empty() && HasMessage(Lang::kEn, sources)) x["sources"] = Tr(Lang::kEn, sources);
     topics.push_back(x);
   }
   j["topics"] = topics;

@@ -6,6 +6,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/version.h"
 #include "report/json.h"
 #include "report/text.h"
 
@@ -14,5 +15,12 @@ namespace cudamatch {
 const std::vector<std::string_view>& ExplainTopics();
 std::string RenderExplain(const std::string& topic, const TextOptions& o);
 Json ExplainJson(const std::string& topic);
+
+// The first driver branch whose nvidia-smi header reads "KMD Version: 610.43.02   CUDA UMD
+// Version: 13.3" instead of "Driver Version: ...   CUDA Version: ..." (explain.nvidia-smi.sources).
+inline constexpr int kUmdHeaderBranch = 610;
+// The message that says where nvidia-smi shows the driver's CUDA for `driver`'s header generation
+// (doctor.cuda.driver_meaning, or doctor.cuda.driver_meaning_umd from R610 on).
+std::string_view DriverCudaMeaningId(const std::optional<DriverVersion>& driver);
 
 }  // namespace cudamatch

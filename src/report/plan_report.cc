@@ -1,6 +1,7 @@
 #include "report/plan_report.h"
 
 #include "core/text.h"
+#include "plan/check_fix.h"
 
 namespace cudamatch {
 
@@ -8,6 +9,7 @@ std::string ReasonText(const Reason& r, Lang lang) { return TrArgs(lang, r.id, r
 
 std::string SpecSummary(const MachineSpec& spec, Lang lang) {
   std::vector<std::string> parts;
+  if (spec.probed) parts.push_back(spec.root.empty() ? Tr(lang, "spec.this_machine") : Tr(lang, "spec.image", {{"root", spec.root}}));
   if (spec.driver) parts.push_back(Tr(lang, "spec.driver", {{"driver", spec.driver->text}}));
   else if (spec.driver_cuda) parts.push_back(Tr(lang, "spec.driver_cuda", {{"cuda", spec.driver_cuda->MajorMinor()}}));
   else parts.push_back(Tr(lang, "spec.no_driver"));
@@ -16,10 +18,12 @@ std::string SpecSummary(const MachineSpec& spec, Lang lang) {
     parts.push_back(name + "(" + spec.gpus[i].Sm() + ")");
   }
   if (spec.gpus.empty()) parts.push_back(Tr(lang, spec.has_nvidia_gpu ? "spec.gpu_unknown" : "spec.no_gpu"));
-  parts.push_back(spec.python ? "Python " + spec.python->ToString() : Tr(lang, "spec.python_any"));
+  if (!spec.python) parts.push_back(Tr(lang, "spec.python_any"));
+  else if (spec.python_from.empty()) parts.push_back("Python " + spec.python->ToString());
+  else parts.push_back(Tr(lang, "spec.python_from", {{"python", spec.python->ToString()}, {"path", spec.python_from}}));
   parts.push_back(spec.platform.Name());
   if (!spec.torch.text.empty()) parts.push_back("torch" + spec.torch.text + (spec.variant ? "+" + spec.variant->tag : ""));
-  return Join(parts, ", ");
+  return Join(parts, Tr(lang, "common.list_sep"));
 }
 
 namespace {
@@ -147,19 +151,22 @@ std::string ProblemText(const Problem& p, Lang lang) {
 
 std::string RenderCheck(const CheckResult& r, const TextOptions& o) {
   Lang L = o.lang;
+  std::string facts = o.style.Dim(Tr(L, "plan.for", {{"spec", SpecSummary(r.spec, L)}})) + "\n";
   if (r.ok()) {
-    std::string notes;
+    std::string notes = facts;
     for (const Reason& n : r.notes) notes += o.style.Dim(ReasonText(n, L)) + "\n";
     std::string what = r.release ? "torch " + r.release->torch.Public() + (r.variant ? "+" + r.variant->variant.tag : "")
                                  : "torch " + r.build;
     return notes + o.style.Green(Tr(L, r.release || !r.build.empty() ? "check.ok" : "check.ok_pins", {{"what", what}})) + "\n";
   }
-  std::string out;
+  std::string out = facts;
   for (const Reason& n : r.notes) out += o.style.Dim(ReasonText(n, L)) + "\n";
-  for (const Problem& p : r.problems) {
+  for (size_t i = 0; i < r.problems.size(); ++i) {
+    const Problem& p = r.problems[i];
     out += o.style.Red(Tr(L, "severity.error")) + " " + ProblemText(p, L) + "\n";
-    if (!p.fix.empty()) out += "  " + Labelled(L, "finding.fix", o.style.Green(p.fix)) + "\n";
+    if (SaysFix(r, i)) out += "  " + Labelled(L, "finding.fix", o.style.Green(p.fix)) + "\n";
   }
+  for (const Reason& a : r.alternatives) out += "  " + Labelled(L, "check.or", ReasonText(a, L)) + "\n";
   if (!r.corrected.empty()) {
     out += "\n" + Tr(L, "check.corrected") + "\n  " + Join(r.corrected, "\n  ") + "\n";
     if (!r.install.empty()) out += "  " + o.style.Green(r.install) + "\n";
@@ -185,6 +192,14 @@ Json CheckJson(const CheckResult& r) {
   j["notes"] = notes;
   j["corrected"] = StringList(r.corrected);
   j["install"] = OptText(r.install);
+  Json alternatives = Json::array();
+  for (const Reason& a : r.alternatives) alternatives.push_back(Json{{"id", a.id}, {"message", ReasonText(a, Lang::kEn)}});
+  j["alternatives"] = alternatives;
+  const MachineSpec& m = r.spec;
+  j["assumed"] = Json{{"probed", m.probed}, {"root", m.root.empty() ? Json(nullptr) : Json(m.root)},
+                      {"python", m.python ? Json(m.python->ToString()) : Json(nullptr)},
+                      {"python_from", m.python_from.empty() ? Json(nullptr) : Json(m.python_from)},
+                      {"platform", m.platform.Name()}};
   return j;
 }
 

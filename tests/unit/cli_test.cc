@@ -69,7 +69,7 @@ TEST(Cli, LookupCudaDriverGpu) {
 TEST(Cli, NonExistentVersionsExitOneWithTheNearestRealOnes) {
   auto r = RunCudamatch({"lookup", "torchvision==1.4.0"});
   EXPECT_EQ(r.exit_code, 1);
-  EXPECT_NE(r.out.find("No such release: torchvision 1.4.0"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("Not in the catalog: torchvision 1.4.0"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("0.14.0 (torch 1.13.0)"), std::string::npos) << r.out;
   auto t = RunCudamatch({"lookup", "torch==9.9.9", "--json"});
   EXPECT_EQ(t.exit_code, 1);
@@ -78,6 +78,10 @@ TEST(Cli, NonExistentVersionsExitOneWithTheNearestRealOnes) {
   auto g = RunCudamatch({"lookup", "gpu", "RTX 3099 Tii"});
   EXPECT_EQ(g.exit_code, 1);
   EXPECT_NE(g.out.find("3090"), std::string::npos) << g.out;  // did you mean
+  // A GPU is no version: not "没有这个版本：GPU 'RTX 9090'".
+  auto zh = RunCudamatch({"lookup", "gpu", "RTX 9090", "--lang", "zh"});
+  EXPECT_EQ(zh.out.rfind("未知的 GPU 'RTX 9090'（内置数据中没有）。\n", 0), 0u) << zh.out;
+  EXPECT_EQ(zh.out.find("版本"), std::string::npos) << zh.out;
 }
 
 TEST(Cli, MalformedInputIsAUsageErrorQuotingIt) {

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <fstream>
 #include <set>
 #include <sstream>
 
@@ -12,7 +13,7 @@
 namespace cudamatch::testing {
 namespace {
 
-const std::vector<std::string> kCommands = {"doctor", "lookup", "table", "catalog", "plan", "check", "explain"};
+const std::vector<std::string> kCommands = {"doctor", "lookup", "table", "catalog", "plan", "check", "explain", "help"};
 
 struct Shell {
   int status = -1;
@@ -153,6 +154,80 @@ TEST(Generate, ZshAndFishScriptsParse) {
     ++checked;
   }
   if (checked == 0) GTEST_SKIP() << "neither zsh nor fish is installed";
+}
+
+// "cmd   # comment" lines of the README's Examples section.
+std::vector<std::pair<std::string, std::string>> ReadmeExamples() {
+  std::ifstream in(SourceDir() + "/README.md");
+  std::stringstream text;
+  text << in.rdbuf();
+  std::string all = text.str();
+  size_t start = all.find("## Examples\n\n```sh\n");
+  EXPECT_NE(start, std::string::npos);
+  start = all.find('\n', all.find("```sh", start)) + 1;
+  std::istringstream block(all.substr(start, all.find("```", start) - start));
+  std::vector<std::pair<std::string, std::string>> out;
+  for (std::string line; std::getline(block, line);) {
+    size_t hash = line.find(" # ");
+    std::string cmd = line.substr(0, hash), comment = hash == std::string::npos ? "" : line.substr(hash + 3);
+    while (!cmd.empty() && cmd.back() == ' ') cmd.pop_back();
+    out.emplace_back(cmd, comment);
+  }
+  return out;
+}
+
+std::string RoffText(const std::string& text) {
+  std::string out;
+  for (char c : text) out += c == '-' ? std::string("\\-") : c == '\\' ? std::string("\\e") : std::string(1, c);
+  return out;
+}
+
+// The man page's EXAMPLES are the README's, in order, each with what it answers.
+TEST(Generate, ManExamplesAreTheReadmes) {
+  RunResult man = RunCudamatch({"--generate", "man"});
+  size_t at = man.out.find(".SH EXAMPLES\n");
+  ASSERT_NE(at, std::string::npos) << man.out;
+  std::string section = man.out.substr(at, man.out.find(".SH ", at + 1) - at);
+  std::string expected = ".SH EXAMPLES\n";
+  auto examples = ReadmeExamples();
+  ASSERT_GE(examples.size(), 8u);
+  for (const auto& [cmd, comment] : examples) {
+    EXPECT_FALSE(comment.empty()) << cmd << ": every README example says what it answers";
+    expected += ".TP\n\\fB" + RoffText(cmd) + "\\fR\n" + RoffText(comment) + "\n";
+  }
+  EXPECT_EQ(section, expected);
+}
+
+// `table` and `help` complete their topics; values after each closed-set global option.
+TEST(Generate, BashCompletesTopicsOfTableAndHelp) {
+  if (!HaveProgram("bash")) GTEST_SKIP() << "bash is not installed";
+  TempDir dir;
+  std::string script = Generated(dir, "bash", "cudamatch.bash");
+  EXPECT_EQ(BashComplete(dir, script, "cudamatch table ''"), (std::set<std::string>{"torch", "cuda", "driver", "gpu"}));
+  EXPECT_EQ(BashComplete(dir, script, "cudamatch help pl"), std::set<std::string>{"plan"});
+  std::set<std::string> help = BashComplete(dir, script, "cudamatch help ''");
+  for (const std::string& cmd : kCommands) EXPECT_TRUE(help.count(cmd)) << cmd;
+  EXPECT_EQ(BashComplete(dir, script, "cudamatch explain nvidia"), (std::set<std::string>{"nvidia-smi", "nvidia-wheels"}));
+  EXPECT_EQ(BashComplete(dir, script, "cudamatch plan --lang z"), std::set<std::string>{"zh"});
+  EXPECT_EQ(BashComplete(dir, script, "cudamatch check --arch a"), std::set<std::string>{"aarch64"});
+  EXPECT_EQ(BashComplete(dir, script, "cudamatch doctor --color n"), std::set<std::string>{"never"});
+}
+
+TEST(Generate, ZshAndFishOfferTopicsAndValues) {
+  RunResult zsh = RunCudamatch({"--generate", "zsh"});
+  EXPECT_NE(zsh.out.find("'1: :(torch cuda driver gpu)'"), std::string::npos) << zsh.out;
+  EXPECT_NE(zsh.out.find("'1: :(doctor lookup table catalog plan check explain help)'"), std::string::npos) << zsh.out;
+  EXPECT_NE(zsh.out.find(":os:(linux windows macos)'"), std::string::npos) << zsh.out;
+  RunResult fish = RunCudamatch({"--generate", "fish"});
+  EXPECT_NE(fish.out.find("-a 'torch cuda driver gpu'"), std::string::npos) << fish.out;
+  EXPECT_NE(fish.out.find("-l arch -x -a 'x86_64 aarch64'"), std::string::npos) << fish.out;
+  EXPECT_NE(fish.out.find("-l color -x -a 'auto always never'"), std::string::npos) << fish.out;
+  if (HaveProgram("fish")) {
+    TempDir dir;
+    std::string script = Generated(dir, "fish", "cudamatch.fish");
+    Shell words = RunShell("HOME=" + dir.path() + " fish --no-config -c 'source " + script + "; complete -C \"cudamatch table \"'");
+    EXPECT_NE(words.out.find("driver"), std::string::npos) << words.out;
+  }
 }
 
 }  // namespace

@@ -284,6 +284,22 @@ TEST(PythonProbe, PypiBuildWithoutVersionPyUsesRequirements) {
   EXPECT_EQ(s.pythons[0].kind, PythonKind::kPyenv);
 }
 
+// pyenv's versions directory lists as text (3.10.13 before 3.6.15); the environments come in
+// version order.
+TEST(PythonProbe, PyenvVersionsInVersionOrder) {
+  Machine m;
+  for (const char* v : {"3.10.13", "3.6.15", "3.9.18", "3.11.7"}) {
+    std::string minor = std::string(v).substr(0, std::string(v).rfind('.'));
+    m.fs.AddFile("/home/u/.pyenv/versions/" + std::string(v) + "/bin/python" + minor, "");
+  }
+  Snapshot s = Take(m.Input(false));
+  std::vector<std::string> names;
+  for (const PythonEnv& e : s.pythons) {
+    if (e.kind == PythonKind::kPyenv) names.push_back(e.name);
+  }
+  EXPECT_EQ(names, (std::vector<std::string>{"3.6.15", "3.9.18", "3.10.13", "3.11.7"}));
+}
+
 TEST(PythonProbe, VersionPyIsReadNeverExecutedAndCapped) {
   Machine m;
   const std::string site = "/home/u/venv/lib/python3.11/site-packages";

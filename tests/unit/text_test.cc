@@ -35,3 +35,23 @@ TEST(Style, CountsWideCharactersAndSkipsEscapes) {
 
 }  // namespace
 }  // namespace cudamatch
+
+namespace cudamatch {
+namespace {
+
+// Directory listings come sorted as text (3.10.4 before 3.6.15); versions sort as versions.
+TEST(NaturalOrder, VersionsInNamesSortAsVersions) {
+  std::vector<std::string> pyenv = {"3.10.4", "3.11.9", "3.6.15", "3.9.18", "miniconda3-4.7.12", "3.10.13"};
+  SortNatural(pyenv);
+  EXPECT_EQ(pyenv, (std::vector<std::string>{"3.6.15", "3.9.18", "3.10.4", "3.10.13", "3.11.9", "miniconda3-4.7.12"}));
+  std::vector<std::string> cuda = {"cuda", "cuda-12.1", "cuda-11.8", "cuda-9.2"};
+  SortNatural(cuda);
+  EXPECT_EQ(cuda, (std::vector<std::string>{"cuda", "cuda-9.2", "cuda-11.8", "cuda-12.1"}));
+  EXPECT_TRUE(NaturalLess("py39", "py310"));
+  EXPECT_FALSE(NaturalLess("py310", "py39"));
+  EXPECT_TRUE(NaturalLess("a01", "a1") != NaturalLess("a1", "a01"));  // a strict order: zeros decide
+  EXPECT_FALSE(NaturalLess("3.10", "3.10"));
+}
+
+}  // namespace
+}  // namespace cudamatch
