@@ -85,6 +85,7 @@ TEST(Help, UsageErrorsInChinese) {
            {{"doctor", "--root", "/nonexistent"}, "--root '/nonexistent'：没有这个目录"},
            {{"doctor", "--python", "/nonexistent/python"}, "--python '/nonexistent/python'：没有这个文件或目录"},
            {{"check"}, "check 需要锁定的版本"},
+           {{"plan", "--no-detect", "--with", "torchvison"}, "--with 不接受取值 'torchvison'（是否想输入 'torchvision'？）"},
            {{"plan", "--no-detect", "--gpu", "RTX 9090"}, "未知的 GPU 'RTX 9090'"},
        }) {
     std::vector<std::string> args = c.args;
