@@ -55,10 +55,10 @@ void AddGlobalFlags(Command& global, GlobalFlags& flags) {
       .OneOf(ArchChoices(), SpellingOf(ParseArch, ArchName));
 }
 
-Result<Catalog> LoadCatalog(const std::string& dir) {
+Result<Catalog> LoadCatalog(const std::string& dir, Lang lang) {
   std::vector<CatalogFile> files = EmbeddedCatalogFiles();
   if (dir.empty()) return ParseCatalog(files);
-  if (!IsDirectory(dir)) return Err("--catalog " + Quote(dir) + ": no such directory");
+  if (!IsDirectory(dir)) return Err(Tr(lang, "path.catalog_missing", {{"path", Quote(dir)}}));
   auto texts = std::make_shared<std::vector<std::string>>();
   texts->reserve(files.size());  // no reallocation: rows point into these strings
   for (CatalogFile& f : files) {
@@ -114,7 +114,7 @@ Result<std::unique_ptr<Context>> MakeContext(const GlobalFlags& flags, std::map<
   auto format = OutputFormat(flags, ctx->lang);
   if (!format) return Error{format.error()};
   ctx->format = *format;
-  auto catalog = LoadCatalog(flags.catalog_dir);
+  auto catalog = LoadCatalog(flags.catalog_dir, ctx->lang);
   if (!catalog) return Err("catalog: " + catalog.error());
   ctx->catalog = std::move(*catalog);
   return ctx;

@@ -53,7 +53,7 @@ void AddGlobalFlags(Command& global, GlobalFlags& flags);
 Result<std::unique_ptr<Context>> MakeContext(const GlobalFlags& flags, std::map<std::string, std::string> env,
                                              bool stdout_is_tty);
 // Reads the catalog: embedded tables, with files from `dir` (when set) taking their place.
-Result<Catalog> LoadCatalog(const std::string& dir);
+Result<Catalog> LoadCatalog(const std::string& dir, Lang lang = Lang::kEn);
 
 // Commands: each declares itself, its options and what runs it.
 void RegisterDoctor(CommandLine& cli);

@@ -90,7 +90,7 @@ Result<MachineProbe> ProbeMachine(const MachineOptions& opt, const Context& ctx)
   if (!tree_os) return Error{tree_os.error()};
   std::string root = "/";
   if (opt.root_given) {
-    auto valid = ValidateRoot(opt.root);
+    auto valid = ValidateRoot(opt.root, ctx.lang);
     if (!valid) return Error{valid.error()};
     root = *valid;
   }

@@ -34,7 +34,7 @@ Result<MachineProbe> ProbeMachine(const MachineOptions& opt, const Context& ctx)
 
 // --root must name an existing directory other than this machine's "/" once links are
 // resolved; a relative path is taken from the working directory. Returns the resolved path.
-Result<std::string> ValidateRoot(const std::string& root);
+Result<std::string> ValidateRoot(const std::string& root, Lang lang = Lang::kEn);
 // An error when the tree under a --root is no image of `os`: it cannot be listed, it is empty,
 // or it lacks every sign of that system (cli/tree_check.cc names the signs). `shown_root` is the
 // root as the user gave it.

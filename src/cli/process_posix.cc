@@ -81,16 +81,16 @@ bool IsDirectory(const std::string& path) {
   return stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-Result<std::string> ValidateRoot(const std::string& root) {
-  if (root.empty()) return Err("--root needs a directory, not an empty string");
+Result<std::string> ValidateRoot(const std::string& root, Lang lang) {
+  if (root.empty()) return Err(Tr(lang, "path.root_empty"));
   char* real = realpath(root.c_str(), nullptr);
-  if (real == nullptr) return Err("--root " + Quote(root) + ": no such directory");
+  if (real == nullptr) return Err(Tr(lang, "path.root_missing", {{"path", Quote(root)}}));
   std::string resolved = real;
   free(real);
   struct stat st, host;
-  if (stat(resolved.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) return Err("--root " + Quote(root) + ": not a directory");
+  if (stat(resolved.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) return Err(Tr(lang, "path.root_not_dir", {{"path", Quote(root)}}));
   if (resolved == "/" || (stat("/", &host) == 0 && st.st_dev == host.st_dev && st.st_ino == host.st_ino)) {
-    return Err("--root " + Quote(root) + " is this machine's own root; run without --root to inspect this machine");
+    return Err(Tr(lang, "path.root_is_own", {{"path", Quote(root)}}));
   }
   return resolved;
 }

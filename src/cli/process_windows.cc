@@ -146,15 +146,15 @@ bool IsDirectory(const std::string& path) {
   return a != INVALID_FILE_ATTRIBUTES && (a & FILE_ATTRIBUTE_DIRECTORY);
 }
 
-Result<std::string> ValidateRoot(const std::string& root) {
-  if (root.empty()) return Err("--root needs a directory, not an empty string");
+Result<std::string> ValidateRoot(const std::string& root, Lang lang) {
+  if (root.empty()) return Err(Tr(lang, "path.root_empty"));
   std::string full = FullPath(root);
   if (full.empty() || GetFileAttributesW(WideFromUtf8(full).c_str()) == INVALID_FILE_ATTRIBUTES) {
-    return Err("--root " + Quote(root) + ": no such directory");
+    return Err(Tr(lang, "path.root_missing", {{"path", Quote(root)}}));
   }
-  if (!IsDirectory(full)) return Err("--root " + Quote(root) + ": not a directory");
+  if (!IsDirectory(full)) return Err(Tr(lang, "path.root_not_dir", {{"path", Quote(root)}}));
   if (UnderRoot(full) == "/") {
-    return Err("--root " + Quote(root) + " is this machine's own root; run without --root to inspect this machine");
+    return Err(Tr(lang, "path.root_is_own", {{"path", Quote(root)}}));
   }
   return full;
 }

@@ -67,6 +67,23 @@ Status ApplyDriver(const SpecOptions& opt, MachineSpec& spec) {
   return Status::Ok();
 }
 
+// --with torchvision,torchaudio | torchvision | none: a word it does not know is an error (a
+// typo would otherwise leave the companion out in silence).
+Status ApplyWith(const std::string& text, Lang lang, MachineSpec& spec) {
+  const std::vector<std::string> allowed = {"torchvision", "torchaudio", "none"};
+  spec.with_torchvision = spec.with_torchaudio = false;
+  for (std::string_view part : Split(text, ',')) {
+    std::string word = ToLower(Trim(part));
+    if (word.empty() || word == "none") continue;
+    if (word != "torchvision" && word != "torchaudio") {
+      return Err(Tr(lang, "usage.unknown_value", {{"value", Quote(word)}, {"option", "--with"},
+                                                  {"hint", DidYouMeanHint(word, allowed, lang)}, {"list", Join(allowed, ", ")}}));
+    }
+    (word == "torchvision" ? spec.with_torchvision : spec.with_torchaudio) = true;
+  }
+  return Status::Ok();
+}
+
 }  // namespace
 
 int SpecErrorExit(const Error& e) { return e.kind == Error::Kind::kNotFound ? kExitFindings : kExitUsage; }
@@ -115,9 +132,7 @@ Result<MachineSpec> BuildSpec(const SpecOptions& opt, const Context& ctx) {
     if (!set) return Error{set.error()};
     spec.torch = *set;
   }
-  std::string with = ToLower(opt.with);
-  spec.with_torchvision = with.find("torchvision") != std::string::npos;
-  spec.with_torchaudio = with.find("torchaudio") != std::string::npos;
+  if (Status s = ApplyWith(opt.with, ctx.lang, spec); !s.ok()) return Error{s.error()};
   if (!opt.mirror.empty()) {
     spec.mirror = FindMirror(ctx.catalog, opt.mirror);
     if (spec.mirror == nullptr) {
