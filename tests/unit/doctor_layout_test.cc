@@ -29,7 +29,8 @@ testing::RunResult Doctor(const std::string& m, const std::string& lang, const s
     args.emplace_back(Trim(testing::ReadSource("tests/fixtures/machines/" + m + "/os")));
   }
   std::vector<std::string> env;
-  for (std::string_view line : Lines(testing::ReadSource("tests/fixtures/machines/" + m + "/env"))) {
+  std::string env_file = testing::ReadSource("tests/fixtures/machines/" + m + "/env");
+  for (std::string_view line : Lines(env_file)) {
     if (!line.empty() && line.front() != '#') env.emplace_back(line);
   }
   env.insert(env.end(), extra_env.begin(), extra_env.end());
@@ -44,7 +45,8 @@ struct Expected {
 
 Expected ReadExpected(const std::string& m) {
   Expected e;
-  for (std::string_view line : Lines(testing::ReadSource("tests/fixtures/machines/" + m + "/expected.tsv"))) {
+  std::string text = testing::ReadSource("tests/fixtures/machines/" + m + "/expected.tsv");
+  for (std::string_view line : Lines(text)) {
     std::vector<std::string> cols;
     for (std::string_view c : Split(line, '\t')) cols.emplace_back(c);
     if (cols.size() != 3) continue;
@@ -72,9 +74,13 @@ std::string NoSpaces(std::string_view s) {
   return out;
 }
 
-// The text of a message up to its first placeholder: what every rendering of it starts with.
+// The text of a message as messages/<lang>.tsv writes it, up to its first placeholder: what every
+// rendering of it starts with.
 std::string Lead(Lang L, const std::string& id) {
-  std::string text = Tr(L, id);
+  std::string table = testing::ReadSource(L == Lang::kZh ? "messages/zh.tsv" : "messages/en.tsv");
+  size_t at = table.find("\n" + id + "\t");
+  if (at == std::string::npos) return "[" + id + "]";
+  std::string text = table.substr(at + id.size() + 2, table.find('\n', at + 1) - at - id.size() - 2);
   return text.substr(0, text.find('{'));
 }
 
