@@ -12,8 +12,12 @@
 //   package  <prefix> <name>                       "<version>"
 //   finding  <id>                                  "<env prefix>" or "" (one line per finding)
 //   extension <prefix> <name>                      "<version>" (a distribution shipping CUDA code)
+//   verdict  <prefix>                              the summary's verdict on its torch, and the id of
+//                                                  the finding that stops it: "cannot_run driver.missing"
+//   counts   errors|warnings                       the summary's counts
 // gpu, toolkit, python, extension and finding lines list everything doctor may report: anything else it
-// reports (a phantom toolkit, an unexpected finding) fails the test.
+// reports (a phantom toolkit, an unexpected finding) fails the test; so do verdict lines, on a
+// machine that lists any.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -68,6 +72,12 @@ Facts ActualFacts(const Json& doc) {
     for (const auto& [name, pkg] : p["packages"].items()) facts["package\t" + prefix + " " + name].insert(Text(pkg["version"]));
     for (const Json& x : p["extensions"]) facts["extension\t" + prefix + " " + Text(x["name"])].insert(Text(x["version"]));
   }
+  const Json& summary = doc["summary"];
+  for (const Json& e : summary["environments"]) {
+    facts["verdict\t" + Text(e["prefix"])].insert(Text(e["verdict"]) + (e["reason"].is_null() ? "" : " " + Text(e["reason"])));
+  }
+  facts["counts\terrors"].insert(Text(summary["errors"]));
+  facts["counts\twarnings"].insert(Text(summary["warnings"]));
   for (const Json& f : doc["findings"]) {
     const Json& args = f["args"];
     facts["finding\t" + Text(f["id"])].insert(args.contains("env") ? Text(args["env"]) : "");
@@ -117,8 +127,9 @@ TEST_P(FixtureMachine, DoctorReportsTheExpectedFacts) {
         << m << ": " << key << " expected [" << Join(std::vector<std::string>(values.begin(), values.end()), "|")
         << "], doctor says [" << (it == actual.end() ? "nothing" : Join({it->second.begin(), it->second.end()}, "|")) << "]";
   }
+  bool lists_verdicts = std::any_of(expected.begin(), expected.end(), [](const auto& kv) { return StartsWith(kv.first, "verdict\t"); });
   for (const auto& [key, values] : actual) {
-    bool listed_kind = StartsWith(key, "gpu\t") || StartsWith(key, "toolkit\t") || StartsWith(key, "python\t") ||
+    bool listed_kind = (lists_verdicts && StartsWith(key, "verdict\t")) || StartsWith(key, "gpu\t") || StartsWith(key, "toolkit\t") || StartsWith(key, "python\t") ||
                        StartsWith(key, "finding\t") || StartsWith(key, "extension\t");
     EXPECT_TRUE(!listed_kind || expected.count(key)) << m << ": doctor reports " << key << " ("
                                                       << *values.begin() << "), which expected.tsv does not list";
