@@ -89,7 +89,7 @@ InstallRequest Request(const Catalog& c, const MachineSpec& spec, const TorchRel
 std::vector<Reason> CommandNotes(const MachineSpec& spec, const Plan& plan) {
   std::vector<Reason> out;
   Shell shell = spec.platform.os == Os::kWindows ? Shell::kPowerShell : Shell::kPosix;
-  std::string pip = spec.platform.os == Os::kWindows ? "python -m pip" : "pip";
+  std::string pip = spec.platform.os == Os::kWindows ? "python" : "pip";  // what the command runs
   if (spec.interpreter.empty() && spec.python) {
     out.push_back({"plan.note.assumed_python", {{"pip", pip}, {"python", spec.python->ToString()}}});
   } else if (spec.interpreter.empty()) {
