@@ -130,6 +130,8 @@ Json PlanJson(const Plan& plan, const MachineSpec& spec) {
   machine["compute_capabilities"] = gpus;
   machine["python"] = OptString(spec.python);
   machine["platform"] = spec.platform.Name();
+  machine["interpreter"] = OptText(spec.interpreter);
+  machine["externally_managed"] = OptText(spec.externally_managed);
   j["machine"] = machine;
   const TorchRelease* t = plan.release;
   j["torch"] = t ? Json(t->torch.ToString()) : Json(nullptr);
@@ -155,6 +157,9 @@ Json PlanJson(const Plan& plan, const MachineSpec& spec) {
   Json suggestions = Json::array();
   for (const Reason& r : plan.suggestions) suggestions.push_back(Json{{"id", r.id}, {"message", ReasonText(r, Lang::kEn)}});
   j["suggestions"] = suggestions;
+  Json notes = Json::array();
+  for (const Reason& r : plan.command_notes) notes.push_back(Json{{"id", r.id}, {"message", ReasonText(r, Lang::kEn)}});
+  j["command_notes"] = notes;
   return j;
 }
 
