@@ -56,15 +56,14 @@ PackageInstall PipArgs(const InstallRequest& r, bool is_default, InstallCommands
     if (m != nullptr && m->kind == "pytorch") cmds.notes.push_back("note.mirror_not_needed");
     return p;
   }
-  if (m != nullptr && m->kind == "pypi") {
-    const Mirror* pypi = m;
-    m = r.pytorch_mirror;
+  if (m != nullptr && m->kind == "pypi") m = r.pytorch_mirror;
+  // A find-links mirror copies the main torch_stable.html, which does not list the 1.8 LTS wheels.
+  if (m != nullptr && m->layout == "find-links" && r.release->era == InstallEra::kLts) m = nullptr;
+  if (r.mirror != nullptr && r.mirror->kind == "pypi") {
     cmds.operator_mirror = m;
-    if (m != nullptr) p.pypi_index = pypi->url;
-  }
-  if (r.mirror != nullptr && r.mirror->kind == "pypi" && m == nullptr) {
-    cmds.mirror_cannot_serve = true;
-    cmds.notes.push_back("note.mirror_cannot_serve");
+    if (m != nullptr) p.pypi_index = r.mirror->url;
+    cmds.mirror_cannot_serve = m == nullptr;
+    if (m == nullptr) cmds.notes.push_back("note.mirror_cannot_serve");
   }
   if (m != nullptr) {
     if (m->layout == "find-links") {

@@ -166,6 +166,20 @@ TEST(InterpreterCommands, SjtuPypiMirrorUsesItsOperatorsPytorchWheels) {
   EXPECT_TRUE(HasNote(p, "plan.note.operator_mirror"));
 }
 
+TEST(InterpreterCommands, TheLtsWheelsAreNotOnAFindLinksMirror) {
+  MachineSpec s = Rtx3090("3.8");
+  s.driver = DriverVersion::Parse("470.82.01").value();
+  s.torch = SpecifierSet::Parse("==1.8.2").value();
+  s.variant.reset();
+  s.mirror = FindMirror(TheCatalog(), "sjtu");
+  Plan p = MakePlan(TheCatalog(), s);
+  ASSERT_NE(p.release, nullptr);
+  EXPECT_NE(p.commands.pip.find("https://download.pytorch.org/whl/lts/1.8/"), std::string::npos) << p.commands.pip;
+  EXPECT_EQ(p.commands.pip.find("mirror.sjtu.edu.cn"), std::string::npos) << p.commands.pip;
+  EXPECT_TRUE(p.commands.mirror_cannot_serve);
+  EXPECT_FALSE(HasNote(p, "plan.note.operator_mirror"));
+}
+
 TEST(InterpreterCommands, AFallbackToThePytorchIndexIsSaidOnce) {
   MachineSpec s = Rtx3090("3.10");
   s.variant = Variant::Parse("cu118").value();
