@@ -4,9 +4,12 @@
 // also copies the PyTorch wheels.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "catalog/query.h"
 #include "core/fs.h"
 #include "core/path_form.h"
+#include "plan/diagnose.h"
 #include "plan/plan.h"
 #include "plan/remedy_text.h"
 #include "probe/externally_managed.h"
@@ -213,6 +216,47 @@ TEST(InterpreterCommands, ChineseLocaleShowsTheMirroredCommandUnderTheOfficialOn
   // English keeps one pip line: the one asked for.
   std::string en = RenderPlan(pm, m, TextOptions{});
   EXPECT_EQ(en.find("download.pytorch.org/whl/cu121"), std::string::npos) << en;
+}
+
+// Debian's system Python with a CPU torch (pip install --break-system-packages once) on a GPU
+// machine: the fix installs the CUDA build into a venv made with that Python, and says why.
+TEST(InterpreterCommands, DoctorFixForAnExternallyManagedPythonUsesAVenv) {
+  Snapshot s;
+  s.host.os_id = "debian";
+  s.driver.kernel_module_loaded = true;
+  s.driver.kernel_version = DriverVersion::Parse("570.133.07").value();
+  s.driver.userspace_version = s.driver.kernel_version;
+  s.driver.cuda = CudaVersion::Parse("12.8").value();
+  s.driver.device_nodes = true;
+  GpuInfo g;
+  g.name = "NVIDIA GeForce RTX 4090";
+  g.cc = ComputeCapability::Parse("8.9").value();
+  g.cc_source = "catalog";
+  s.gpus.push_back(g);
+  PythonEnv env;
+  env.prefix = "/usr";
+  env.executable = "/usr/bin/python3.11";
+  env.version = PyVersion::Parse("3.11").value();
+  env.externally_managed = "/usr/lib/python3.11/EXTERNALLY-MANAGED";
+  PackageInfo torch;
+  torch.name = "torch";
+  torch.version = Pep440::Parse("2.4.0+cpu").value();
+  torch.variant = *Variant::Parse("cpu");
+  env.packages["torch"] = torch;
+  s.pythons.push_back(env);
+  for (const Finding& f : PlannedFindings(s, TheCatalog())) {
+    if (f.id != "torch.cpu_build") continue;
+    std::string fix = RemedyText(f.remedy);
+    EXPECT_EQ(fix.rfind("/usr/bin/python3.11 -m venv ~/.venvs/torch && ~/.venvs/torch/bin/python -m pip install torch==", 0), 0u) << fix;
+    bool said = std::any_of(f.evidence.begin(), f.evidence.end(), [](const EvidenceItem& e) {
+      auto marker = std::find_if(e.args.begin(), e.args.end(), [](const auto& a) { return a.first == "marker"; });
+      return e.id == "evidence.externally_managed" && marker != e.args.end() &&
+             marker->second == "/usr/lib/python3.11/EXTERNALLY-MANAGED";
+    });
+    EXPECT_TRUE(said);
+    return;
+  }
+  ADD_FAILURE() << "no torch.cpu_build finding";
 }
 
 }  // namespace
