@@ -155,10 +155,10 @@ std::vector<TableSpec> Specs() {
                      h.prov = r.Prov(5, 6);
                      return Done(r, c.host_compilers, std::move(h));
                    }});
-  specs.push_back({"mirrors.tsv", {"name", "kind", "url", "layout", "source", "notes"},
+  specs.push_back({"mirrors.tsv", {"name", "kind", "url", "layout", "operator", "source", "notes"},
                    [](RowReader& r, Catalog& c) {
                      Mirror m{std::string(r.Str(0)), std::string(r.Str(1)), std::string(r.Str(2)),
-                              std::string(r.Str(3)), {}};
+                              std::string(r.Str(3)), std::string(r.Str(4)), {}};
                      if (m.kind != "pypi" && m.kind != "pytorch") r.Fail(1, "unknown mirror kind " + Quote(m.kind));
                      if (m.layout != "simple" && m.layout != "find-links") {
                        r.Fail(3, "unknown mirror layout " + Quote(m.layout));
@@ -166,7 +166,8 @@ std::vector<TableSpec> Specs() {
                      if (!StartsWith(m.url, "https://") && !StartsWith(m.url, "http://")) {
                        r.Fail(2, "mirror URL must start with http(s):// " + Quote(m.url));
                      }
-                     m.prov = r.Prov(4, 5);
+                     if (m.operator_name.empty()) r.Fail(4, "a mirror names its operator");
+                     m.prov = r.Prov(5, 6);
                      return Done(r, c.mirrors, std::move(m));
                    }});
   return specs;

@@ -150,6 +150,9 @@ struct Mirror {
   std::string kind;    // "pypi" or "pytorch"
   std::string url;
   std::string layout;  // "simple" or "find-links"
+  // Who runs it ("sjtug", "tuna"): a PyPI mirror and a PyTorch-wheel mirror of one operator
+  // stand in for each other's missing half.
+  std::string operator_name;
   Provenance prov;
 };
 

@@ -448,7 +448,32 @@ Result<Mirror> UnlistedMirror(std::string_view url) {
   if (!StartsWith(url, "https://") && !StartsWith(url, "http://")) {
     return Err("unknown mirror " + Quote(url) + " (a name from mirrors.tsv, see `cudamatch catalog`, or an http(s) URL)");
   }
-  return Mirror{std::string(url), "pypi", std::string(url), "simple", {}};
+  return Mirror{std::string(url), "pypi", std::string(url), "simple", "", {}};
+}
+
+const Mirror* PytorchMirrorOf(const Catalog& c, const Mirror& m) {
+  if (m.kind == "pytorch") return &m;
+  if (m.operator_name.empty()) return nullptr;
+  for (const Mirror& x : c.mirrors) {
+    if (x.kind == "pytorch" && x.operator_name == m.operator_name) return &x;
+  }
+  return nullptr;
+}
+
+const Mirror* MirrorWithPytorchWheels(const Catalog& c) {
+  for (const Mirror& m : c.mirrors) {
+    if (m.kind == "pypi" && PytorchMirrorOf(c, m) != nullptr) return &m;
+  }
+  return nullptr;
+}
+
+const Mirror* PypiMirrorOf(const Catalog& c, const Mirror& m) {
+  if (m.kind == "pypi") return &m;
+  if (m.operator_name.empty()) return nullptr;
+  for (const Mirror& x : c.mirrors) {
+    if (x.kind == "pypi" && x.operator_name == m.operator_name) return &x;
+  }
+  return nullptr;
 }
 
 }  // namespace cudamatch

@@ -127,5 +127,12 @@ const Mirror* FindMirror(const Catalog& c, std::string_view name_or_url);
 // A mirror the catalog does not list, given by URL: treated as a PyPI mirror (it serves only
 // PyPI's default variant), the safe assumption. Error when `url` is not an http(s) URL.
 Result<Mirror> UnlistedMirror(std::string_view url);
+// The PyTorch-wheel mirror run by `m`'s operator (`m` itself when it is one), or null: SJTUG's
+// pytorch-wheels for its PyPI mirror.
+const Mirror* PytorchMirrorOf(const Catalog& c, const Mirror& m);
+// The first PyPI mirror (by name) whose operator also mirrors the PyTorch wheels, or null.
+const Mirror* MirrorWithPytorchWheels(const Catalog& c);
+// The PyPI mirror run by `m`'s operator (`m` itself when it is one), or null.
+const Mirror* PypiMirrorOf(const Catalog& c, const Mirror& m);
 
 }  // namespace cudamatch

@@ -142,6 +142,9 @@ Result<MachineSpec> BuildSpec(const SpecOptions& opt, const Context& ctx) {
       spec.mirror = spec.unlisted_mirror.get();
     }
   }
+  // Chinese readers get a mirrored command under the official one (a mirror whose operator has
+  // both halves: PyPI and the PyTorch wheels).
+  if (ctx.lang == Lang::kZh && spec.mirror == nullptr) spec.alternative_mirror = MirrorWithPytorchWheels(ctx.catalog);
   return spec;
 }
 

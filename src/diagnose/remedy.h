@@ -86,6 +86,10 @@ struct PackageInstall {
   std::string index_url;
   std::string variant;  // the wheel variant the index serves ("cu118"), "" when it is PyPI's default
   int env = -1;         // the environment it installs into (Snapshot::pythons index); -1 unknown
+  std::string pypi_index;  // a PyPI mirror for the other packages, beside a PyTorch-wheel mirror
+  // PEP 668: `interpreter` is externally managed, so the install creates (or reuses) this venv
+  // with it and runs that venv's pip; "" to install into `interpreter` itself.
+  bool into_venv = false;
 };
 
 struct EnvAssign {

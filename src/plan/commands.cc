@@ -56,10 +56,14 @@ PackageInstall PipArgs(const InstallRequest& r, bool is_default, InstallCommands
     if (m != nullptr && m->kind == "pytorch") cmds.notes.push_back("note.mirror_not_needed");
     return p;
   }
-  if (m != nullptr && m->kind == "pypi") {
-    cmds.mirror_cannot_serve = true;
-    cmds.notes.push_back("note.mirror_cannot_serve");
-    m = nullptr;
+  if (m != nullptr && m->kind == "pypi") m = r.pytorch_mirror;
+  // A find-links mirror copies the main torch_stable.html, which does not list the 1.8 LTS wheels.
+  if (m != nullptr && m->layout == "find-links" && r.release->era == InstallEra::kLts) m = nullptr;
+  if (r.mirror != nullptr && r.mirror->kind == "pypi") {
+    cmds.operator_mirror = m;
+    if (m != nullptr) p.pypi_index = r.mirror->url;
+    cmds.mirror_cannot_serve = m == nullptr;
+    if (m == nullptr) cmds.notes.push_back("note.mirror_cannot_serve");
   }
   if (m != nullptr) {
     if (m->layout == "find-links") {
@@ -148,14 +152,17 @@ InstallCommands BuildInstallCommands(const InstallRequest& req) {
   InstallCommands cmds;
   bool is_default = req.variant->pypi_default;
   cmds.pip_install = PipArgs(req, is_default, cmds);
-  // On Windows `python -m pip` installs into the Python that `python` runs (pip.exe on PATH may
-  // belong to another install); the form works the same in PowerShell and cmd.
-  if (req.platform.os == Os::kWindows) cmds.pip_install.interpreter = "python";
+  // A known interpreter runs its own pip ("<interpreter> -m pip"): `pip` on PATH may belong to
+  // another Python. Without one, on Windows `python -m pip` installs into the Python that
+  // `python` runs (pip.exe on PATH may belong to another install), in PowerShell and cmd alike.
+  cmds.pip_install.interpreter = req.interpreter;
+  if (req.interpreter.empty() && req.platform.os == Os::kWindows) cmds.pip_install.interpreter = "python";
+  cmds.pip_install.into_venv = req.externally_managed && !req.interpreter.empty();
   Shell shell = req.platform.os == Os::kWindows ? Shell::kPowerShell : Shell::kPosix;
   cmds.pip = InstallText(cmds.pip_install, shell);
   PackageInstall uv = cmds.pip_install;
   uv.installer = Installer::kUv;
-  uv.interpreter.clear();
+  uv.interpreter = req.interpreter;  // "uv pip install --python <interpreter>"
   cmds.uv = InstallText(uv, shell);
   cmds.conda = CondaCommand(req, cmds);
   return cmds;

@@ -20,7 +20,8 @@ struct InstallCommands {
   std::string uv;
   std::optional<std::string> conda;  // nullopt: no package on the official conda channel
   std::vector<std::string> notes;    // message ids explaining the form ("note.*")
-  bool mirror_cannot_serve = false;  // the chosen mirror lacks this variant
+  bool mirror_cannot_serve = false;  // the chosen mirror lacks this variant (and its operator has no PyTorch mirror)
+  const Mirror* operator_mirror = nullptr;  // the PyTorch-wheel mirror of the chosen PyPI mirror's operator, when used
   // Plain pip from PyPI (the release's PyPI default build): its wheels carry no "+cuXXX" label.
   bool FromPypi() const { return std::find(notes.begin(), notes.end(), "note.pypi_default") != notes.end(); }
 };
@@ -33,6 +34,13 @@ struct InstallRequest {
   bool with_torchaudio = true;
   const Mirror* mirror = nullptr;  // --mirror; null for the official indexes
   bool with_torch = true;          // false: only the companions, from torch's index
+  // The PyTorch-wheel mirror of `mirror`'s operator (PytorchMirrorOf), for the variants a PyPI
+  // mirror lacks; null: those come from download.pytorch.org.
+  const Mirror* pytorch_mirror = nullptr;
+  // The interpreter the commands install into ("/usr/bin/python3.11", "C:\...\python.exe");
+  // "": the user's `pip` (`python -m pip` on Windows).
+  std::string interpreter;
+  bool externally_managed = false;  // PEP 668: install into a venv made with `interpreter`
 };
 
 InstallCommands BuildInstallCommands(const InstallRequest& req);

@@ -4,6 +4,7 @@
 #include <map>
 #include <utility>
 
+#include "core/path_form.h"
 #include "core/text.h"
 #include "plan/remedy.h"
 #include "plan/remedy_text.h"
@@ -112,6 +113,20 @@ class Verifier {
   std::map<std::pair<int, std::string>, std::optional<std::vector<Finding>>> cache_;
 };
 
+// A fix that installs into a venv because the environment is externally managed says why.
+void NoteVenv(const Snapshot& snap, const Remedy& r, Finding& f) {
+  for (const RemedyStep& step : r.steps) {
+    const auto* p = std::get_if<PackageInstall>(&step);
+    if (p == nullptr || !p->into_venv || p->env < 0 || p->env >= static_cast<int>(snap.pythons.size())) continue;
+    const PythonEnv& env = snap.pythons[p->env];
+    f.evidence.push_back({"evidence.externally_managed",
+                          {{"python", p->interpreter},
+                           {"marker", PathForOs(env.externally_managed, snap.platform.os, snap.host.system_drive)},
+                           {"venv", VenvDir(r.shell)}}});
+    return;
+  }
+}
+
 // Plans every finding's remedies, once per distinct need.
 void PlanRemedies(const Catalog& c, const Snapshot& snap, std::vector<Finding>& findings) {
   std::vector<std::pair<RemedyNeed, std::optional<Remedy>>> planned;
@@ -126,6 +141,7 @@ void PlanRemedies(const Catalog& c, const Snapshot& snap, std::vector<Finding>& 
   for (Finding& f : findings) {
     f.remedy = plan(f.need);
     f.remedy_next = plan(f.need_next);
+    if (f.remedy) NoteVenv(snap, *f.remedy, f);
   }
 }
 

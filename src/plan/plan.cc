@@ -6,6 +6,7 @@
 
 #include "core/text.h"
 #include "plan/platform_gate.h"
+#include "plan/remedy_text.h"
 #include "plan/suggest.h"
 
 namespace cudamatch {
@@ -74,18 +75,54 @@ std::optional<Choice> BestVariant(const Catalog& c, const MachineSpec& spec, con
   return best;
 }
 
-void Fill(const Catalog&, const MachineSpec& spec, const TorchRelease& t, Choice best, Plan& plan) {
+InstallRequest Request(const Catalog& c, const MachineSpec& spec, const TorchRelease& t, const TorchVariant* v,
+                       const Mirror* mirror) {
+  InstallRequest req{&t, v, spec.platform, spec.with_torchvision, spec.with_torchaudio, mirror};
+  req.pytorch_mirror = mirror != nullptr ? PytorchMirrorOf(c, *mirror) : nullptr;
+  req.interpreter = spec.interpreter;
+  req.externally_managed = !spec.externally_managed.empty();
+  return req;
+}
+
+// What the commands assume (no interpreter known) or do (a venv for PEP 668, a mirror's
+// operator's PyTorch wheels), one line each.
+std::vector<Reason> CommandNotes(const MachineSpec& spec, const Plan& plan) {
+  std::vector<Reason> out;
+  Shell shell = spec.platform.os == Os::kWindows ? Shell::kPowerShell : Shell::kPosix;
+  std::string pip = spec.platform.os == Os::kWindows ? "python" : "pip";  // what the command runs
+  if (spec.interpreter.empty() && spec.python) {
+    out.push_back({"plan.note.assumed_python", {{"pip", pip}, {"python", spec.python->ToString()}}});
+  } else if (spec.interpreter.empty()) {
+    out.push_back({"plan.note.assumed_python_any", {{"pip", pip}}});
+  }
+  if (plan.commands.pip_install.into_venv) {
+    out.push_back({"plan.note.externally_managed",
+                   {{"python", spec.interpreter}, {"marker", spec.externally_managed}, {"venv", VenvDir(shell)},
+                    {"venv_python", VenvPython(shell)}}});
+  }
+  if (plan.commands.operator_mirror != nullptr && spec.mirror != nullptr) {
+    out.push_back({"plan.note.operator_mirror",
+                   {{"mirror", spec.mirror->name}, {"variant", plan.variant->variant.tag}, {"pytorch_mirror", plan.commands.operator_mirror->name}}});
+  }
+  return out;
+}
+
+void Fill(const Catalog& c, const MachineSpec& spec, const TorchRelease& t, Choice best, Plan& plan) {
   plan.release = &t;
   plan.variant = best.variant;
   plan.driver_fit = best.fit;
   plan.caveats = std::move(best.caveats);
-  plan.commands = BuildInstallCommands(
-      InstallRequest{&t, best.variant, spec.platform, spec.with_torchvision, spec.with_torchaudio, spec.mirror});
+  plan.commands = BuildInstallCommands(Request(c, spec, t, best.variant, spec.mirror));
   if (plan.commands.mirror_cannot_serve) {
     plan.caveats.push_back({"caveat.mirror_cannot_serve", {{"mirror", spec.mirror->name}, {"variant", best.variant->variant.tag}}});
   }
   if (!t.torchvision && spec.with_torchvision) plan.caveats.push_back({"caveat.no_torchvision", {}});
   if (!t.torchaudio && spec.with_torchaudio) plan.caveats.push_back({"caveat.no_torchaudio", {}});
+  plan.command_notes = CommandNotes(spec, plan);
+  const Mirror* other = spec.mirror != nullptr ? nullptr : spec.alternative_mirror;
+  if (spec.mirror != nullptr || other != nullptr) {
+    plan.alternative = Plan::Alternative{other, BuildInstallCommands(Request(c, spec, t, best.variant, other))};
+  }
 }
 
 bool SameReason(const Reason& a, const Reason& b) { return a.id == b.id && a.args == b.args; }

@@ -40,6 +40,13 @@ struct MachineSpec {
   bool probed = false;
   std::string root;
   std::string python_from;
+  // The Python the commands install into, as its user writes it ("/usr/bin/python3.11",
+  // "C:\Users\ann\...\python.exe"); "" for a described machine (the user's `pip`).
+  std::string interpreter;
+  std::string externally_managed;  // its PEP 668 marker file, as written on the machine; "" none
+  // Commands through this mirror as a second line beside the official ones (with `mirror` set:
+  // the official commands beside the mirrored ones); null for none.
+  const Mirror* alternative_mirror = nullptr;
 };
 
 // Why a candidate (a release, or one variant of it) was left out: a message id and its values.
@@ -75,6 +82,14 @@ struct Plan {
   std::vector<Reason> caveats;
   std::vector<Rejection> rejected;
   std::vector<Reason> suggestions;  // when nothing fits: the smallest changes that make a plan exist
+  std::vector<Reason> command_notes;  // what the commands assume or do: the interpreter, PEP 668's venv, the mirror
+  // The same install another way: through MachineSpec::alternative_mirror, or, when the
+  // commands go through a mirror, from the official indexes (`official`).
+  struct Alternative {
+    const Mirror* mirror = nullptr;  // null: the official indexes
+    InstallCommands commands;
+  };
+  std::optional<Alternative> alternative;
 };
 
 Plan MakePlan(const Catalog& c, const MachineSpec& spec);

@@ -1,5 +1,8 @@
 #include "plan/remedy.h"
 
+#include <algorithm>
+
+#include "core/path_form.h"
 #include "core/text.h"
 #include "diagnose/rules.h"
 #include "plan/remedy_text.h"
@@ -16,8 +19,26 @@ const PackageInfo* Installed(const PythonEnv& env, const char* name) {
 
 bool IsTorchPackage(std::string_view name) { return name == "torch" || name == "torchvision" || name == "torchaudio"; }
 
-// The environment's interpreter for "<python> -m pip ..." ("python" when unknown).
-std::string PythonOf(const PythonEnv& env) { return env.executable.empty() ? "python" : env.executable; }
+// The environment's interpreter for "<python> -m pip ..." as its user writes it: its executable,
+// else <prefix>/bin/python (<prefix>\python.exe), "python" when neither is known; C:\... in a
+// Windows tree.
+std::string PythonOf(const Snapshot& s, const PythonEnv& env) {
+  bool windows = s.platform.os == Os::kWindows;
+  std::string exe = env.executable;
+  if (exe.empty() && !env.prefix.empty()) exe = env.prefix + (windows ? "/python.exe" : "/bin/python");
+  return exe.empty() ? "python" : PathForOs(exe, s.platform.os, s.host.system_drive);
+}
+
+bool InstallsTorch(const PackageInstall& p) {
+  return std::any_of(p.pins.begin(), p.pins.end(), [](const InstallPin& pin) { return pin.name == "torch"; });
+}
+
+// Every install names the environment's interpreter; one that brings torch into an externally
+// managed Python (PEP 668) goes into a venv made with it instead.
+void TargetEnv(const Snapshot& s, const PythonEnv& env, PackageInstall& p) {
+  if (p.interpreter.empty() || p.interpreter == "python") p.interpreter = PythonOf(s, env);
+  p.into_venv = !env.externally_managed.empty() && InstallsTorch(p);
+}
 
 MachineSpec EnvSpec(const Snapshot& s, const PythonEnv& env) {
   MachineSpec spec = SpecFromSnapshot(s, &env);
@@ -68,9 +89,8 @@ std::optional<Pep440> Picks(const SpecifierSet& set) {
   return std::nullopt;
 }
 
-PackageInstall NvidiaWheels(const PythonEnv& env, const std::vector<NeededRequirement>& reqs) {
+PackageInstall NvidiaWheels(const std::vector<NeededRequirement>& reqs) {
   PackageInstall p;
-  p.interpreter = PythonOf(env);
   for (const NeededRequirement& r : reqs) {
     auto set = SpecifierSet::Parse(r.spec);
     p.pins.push_back(InstallPin{r.name, std::nullopt, "", r.spec, set ? Picks(*set) : std::nullopt});
@@ -80,9 +100,8 @@ PackageInstall NvidiaWheels(const PythonEnv& env, const std::vector<NeededRequir
 
 // --force-reinstall: the installed 0.17.1+cu121 already satisfies "==0.17.1", so a plain
 // install would keep it.
-PackageInstall CompanionRebuild(const PythonEnv& env, const RemedyNeed& need) {
+PackageInstall CompanionRebuild(const RemedyNeed& need) {
   PackageInstall p;
-  p.interpreter = PythonOf(env);
   p.force_reinstall = p.no_deps = true;
   p.pins.push_back(InstallPin{need.package, need.version, "", "", std::nullopt});
   p.index = IndexOption::kIndexUrl;
@@ -102,15 +121,16 @@ std::optional<PackageInstall> EnvInstall(const Catalog& c, const Snapshot& s, co
     case K::kTorchBuild: p = TorchBuildInstall(c, s, env, need.full_driver); break;
     case K::kTorchVariant:
       p = TorchVariantInstall(c, s, env, need.variant);
-      if (p && p->interpreter.empty()) p->interpreter = PythonOf(env);
       break;
     case K::kCompanion: p = CompanionInstall(c, s, env, need.package); break;
-    case K::kCompanionRebuild: p = CompanionRebuild(env, need); break;
+    case K::kCompanionRebuild: p = CompanionRebuild(need); break;
     case K::kTorchPin: p = TorchPin(c, s, env, *need.version); break;
-    case K::kNvidiaWheels: p = NvidiaWheels(env, need.requirements); break;
+    case K::kNvidiaWheels: p = NvidiaWheels(need.requirements); break;
     default: break;
   }
-  if (p) p->env = need.env;
+  if (!p) return p;
+  p->env = need.env;
+  TargetEnv(s, env, *p);
   return p;
 }
 

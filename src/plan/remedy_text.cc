@@ -1,5 +1,7 @@
 #include "plan/remedy_text.h"
 
+#include <cctype>
+
 #include "core/text.h"
 
 namespace cudamatch {
@@ -28,10 +30,47 @@ std::string_view IndexFlag(IndexOption o) {
   return "";
 }
 
-std::string Command(const PackageInstall& p) {
-  if (p.installer == Installer::kUv) return "uv pip install";
+// A word every shell passes as it is: letters, digits and "_-./+:" (and "\\" outside POSIX sh).
+bool PlainWord(std::string_view w, Shell shell) {
+  std::string_view extra = shell == Shell::kPosix ? "_-./+:" : "_-./+:\\";
+  for (char c : w) {
+    if (!std::isalnum(static_cast<unsigned char>(c)) && extra.find(c) == std::string_view::npos) return false;
+  }
+  return !w.empty();
+}
+
+// An interpreter path as an argument ("--python PATH"): quoted unless it is a plain word. A
+// leading "~/" stays outside the quotes so that the shell expands it.
+std::string PathArg(const std::string& path, Shell shell) {
+  if (shell == Shell::kPosix && StartsWith(path, "~/")) return "~/" + PathArg(path.substr(2), shell);
+  if (PlainWord(path, shell) || StartsWith(path, "$HOME\\") || StartsWith(path, "%USERPROFILE%\\")) return path;
+  if (shell == Shell::kCmd) return "\"" + path + "\"";
+  std::string out = "'";
+  for (char c : path) out += c != '\'' ? std::string(1, c) : shell == Shell::kPosix ? "'\\''" : "''";
+  return out + "'";
+}
+
+// An interpreter path run as a command: PowerShell runs a quoted path only through its call
+// operator ("& 'C:\Program Files\Python312\python.exe'").
+std::string RunPath(const std::string& path, Shell shell) {
+  std::string word = PathArg(path, shell);
+  if (shell == Shell::kPowerShell && (word.front() == '\'' || StartsWith(word, "$"))) return "& " + word;
+  return word;
+}
+
+// "python3.11 -m venv ~/.venvs/torch && " (or uv's), before an install into that venv.
+std::string VenvPrefix(const PackageInstall& p, Shell shell) {
+  if (!p.into_venv || p.interpreter.empty()) return "";
+  std::string sep = shell == Shell::kPowerShell ? "; " : " && ";
+  if (p.installer == Installer::kUv) return "uv venv --allow-existing " + VenvDir(shell) + " --python " + PathArg(p.interpreter, shell) + sep;
+  return RunPath(p.interpreter, shell) + " -m venv " + VenvDir(shell) + sep;
+}
+
+std::string Command(const PackageInstall& p, Shell shell) {
+  std::string interpreter = p.into_venv ? VenvPython(shell) : p.interpreter;
+  if (p.installer == Installer::kUv) return interpreter.empty() ? "uv pip install" : "uv pip install --python " + PathArg(interpreter, shell);
   if (p.installer == Installer::kConda) return "conda install";
-  return p.interpreter.empty() ? "pip install" : p.interpreter + " -m pip install";
+  return interpreter.empty() ? "pip install" : RunPath(interpreter, shell) + " -m pip install";
 }
 
 std::string EnvText(const EnvChange& e, Shell shell) {
@@ -112,12 +151,27 @@ std::string StepText(const RemedyStep& step, Shell shell) {
 
 }  // namespace
 
+std::string VenvDir(Shell shell) {
+  switch (shell) {
+    case Shell::kPowerShell: return "$HOME\\.venvs\\torch";
+    case Shell::kCmd: return "%USERPROFILE%\\.venvs\\torch";
+    case Shell::kPosix: break;
+  }
+  return "~/.venvs/torch";
+}
+
+std::string VenvPython(Shell shell) {
+  return shell == Shell::kPosix ? VenvDir(shell) + "/bin/python" : VenvDir(shell) + "\\Scripts\\python.exe";
+}
+
 std::string InstallText(const PackageInstall& p, Shell shell) {
-  std::string out = Command(p);
+  std::string out = VenvPrefix(p, shell) + Command(p, shell);
   if (p.force_reinstall) out += " --force-reinstall";
   if (p.no_deps) out += " --no-deps";
   for (const InstallPin& pin : p.pins) out += " " + PinText(pin, shell);
   if (p.index != IndexOption::kNone) out += " " + std::string(IndexFlag(p.index)) + " " + p.index_url;
+  // Beside --index-url a second index is an extra one; beside -f (or alone) it is the index.
+  if (!p.pypi_index.empty()) out += (p.index == IndexOption::kIndexUrl ? " --extra-index-url " : " -i ") + p.pypi_index;
   return out;
 }
 

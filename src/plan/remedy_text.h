@@ -11,6 +11,12 @@ namespace cudamatch {
 // "/env/bin/python3.10 -m pip install 'nvidia-cudnn-cu12==9.1.0.70'", "uv pip install ...".
 std::string InstallText(const PackageInstall& p, Shell shell);
 
+// The venv an externally managed Python's installs go into, as `shell` writes it:
+// ~/.venvs/torch, $HOME\.venvs\torch (PowerShell), %USERPROFILE%\.venvs\torch (cmd).
+std::string VenvDir(Shell shell);
+// That venv's interpreter: <VenvDir>/bin/python, <VenvDir>\Scripts\python.exe.
+std::string VenvPython(Shell shell);
+
 // Every step, joined by " && " (POSIX sh and cmd) or "; " (PowerShell).
 std::string RemedyText(const Remedy& r);
 

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "core/path_form.h"
+
 namespace cudamatch {
 
 const PythonEnv* PrimaryPython(const Snapshot& snap) {
@@ -28,8 +30,14 @@ MachineSpec SpecFromSnapshot(const Snapshot& snap, const PythonEnv* env) {
   }
   // A Windows tree shows no GPU without the registry, but its NVIDIA driver is there for one.
   spec.has_nvidia_gpu = !snap.gpus.empty() || (snap.platform.os == Os::kWindows && snap.driver.installed());
-  if (env != nullptr) spec.python = env->version;
-  if (env != nullptr && env->version) spec.python_from = env->executable;
+  if (env != nullptr) {
+    spec.python = env->version;
+    if (env->version) spec.python_from = env->executable;
+    spec.interpreter = env->executable.empty() ? "" : PathForOs(env->executable, snap.platform.os, snap.host.system_drive);
+    if (!env->externally_managed.empty()) {
+      spec.externally_managed = PathForOs(env->externally_managed, snap.platform.os, snap.host.system_drive);
+    }
+  }
   spec.probed = true;
   spec.platform = snap.platform;
   if (snap.host.jetson) {

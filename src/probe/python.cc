@@ -9,6 +9,7 @@
 //              shims: PYENV_VERSION, else <pyenv root>/version)
 //   version:   pyvenv.cfg (version, version_info), the interpreter's name (python3.11), the
 //              single lib/pythonX.Y directory
+//   PEP 668:   <stdlib>/EXTERNALLY-MANAGED (externally_managed.h)
 //   packages:  each site-packages / dist-packages directory under lib and lib64 (real
 //              directories or links, each scanned once), the user site for non-venv
 //              environments; all of them one environment; see packages.cc
@@ -18,6 +19,7 @@
 
 #include "core/text.h"
 #include "probe/context.h"
+#include "probe/externally_managed.h"
 #include "probe/own_env.h"
 #include "probe/packages.h"
 #include "probe/parsers.h"
@@ -305,6 +307,8 @@ void ProbePythonsWith(const ProbeInput& in, const PythonLayout& layout, Snapshot
     env.cudamatch_own = c.found_by == FoundByName(FoundBy::kOwnEnv);
     env.executable = c.executable.empty() ? layout.executable(*in.fs, env) : c.executable;
     FillSitePackages(in, layout, env);
+    env.externally_managed = FindExternallyManaged(*in.fs, env);
+    if (!env.externally_managed.empty()) trail.Found(env.externally_managed, "externally managed (PEP 668)");
     ScanPackages(*in.fs, env, trail);
     trail.Found(env.prefix, env.version ? "Python " + env.version->ToString() : "Python version unknown");
     snap.pythons.push_back(std::move(env));

@@ -255,6 +255,10 @@ struct PythonEnv {
   std::vector<std::string> site_packages;  // every site directory (lib and lib64), one environment
   std::map<std::string, PackageInfo> packages;  // torch, torchvision, torchaudio, triton, nvidia-*
   std::vector<ExtensionInfo> extensions;         // distributions shipping CUDA shared objects
+  // PEP 668: the EXTERNALLY-MANAGED file in the interpreter's stdlib directory
+  // (/usr/lib/python3.11/EXTERNALLY-MANAGED on Debian), "" when there is none. pip refuses to
+  // install into such a Python; venvs and conda environments are never marked.
+  std::string externally_managed;
 };
 
 inline bool WasFoundBy(const PythonEnv& env, FoundBy how) {
@@ -301,6 +305,7 @@ struct HostInfo {
   std::optional<JetsonInfo> jetson;
   PathTool path_python;  // Windows trees only
   PathTool path_pip;
+  std::string system_drive;  // Windows trees: SystemDrive ("C:" when unset); "" elsewhere
 };
 
 struct Snapshot {

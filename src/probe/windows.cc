@@ -90,6 +90,7 @@ void ProbeWindowsHost(const ProbeInput& in, Snapshot& snap) {
   auto windows = FindCaseless(*in.fs, "/Windows");
   snap.host.os_id = "windows";
   snap.host.os_name = "Windows";
+  snap.host.system_drive = WinEnv(in, "SystemDrive").empty() ? "C:" : WinEnv(in, "SystemDrive");
   if (!windows) {
     trail.Missing("/Windows", "no Windows directory under the root");
     return;

@@ -1,5 +1,6 @@
 #include "report/doctor.h"
 
+#include "core/path_form.h"
 #include "diagnose/rules.h"
 #include "plan/remedy_text.h"
 
@@ -126,10 +127,16 @@ Json PackageJson(const PackageInfo& p) {
   return j;
 }
 
-Json PythonJson(const PythonEnv& e) {
+// `windows_executable` and `windows_prefix`: the paths as written on the Windows machine
+// (C:\Users\ann\...), null for other systems' trees.
+Json PythonJson(const PythonEnv& e, const Snapshot& snap) {
   Json j;
   j["executable"] = OptText(e.executable);
   j["prefix"] = e.prefix;
+  bool windows = snap.platform.os == Os::kWindows;
+  j["windows_executable"] = windows && !e.executable.empty() ? Json(WindowsPathForm(e.executable, snap.host.system_drive)) : Json(nullptr);
+  j["windows_prefix"] = windows ? Json(WindowsPathForm(e.prefix, snap.host.system_drive)) : Json(nullptr);
+  j["externally_managed"] = OptText(e.externally_managed);
   j["version"] = OptString(e.version);
   j["version_source"] = OptText(e.version_source);
   j["kind"] = PythonKindName(e.kind);
@@ -166,6 +173,7 @@ Json HostJson(const HostInfo& h) {
   j["ld_library_path"] = ld;
   j["pip_index_url"] = OptText(h.pip_index_url);
   j["pip_index_source"] = OptText(h.pip_index_source);
+  j["system_drive"] = OptText(h.system_drive);
   for (auto [key, t] : {std::pair{"path_python", &h.path_python}, std::pair{"path_pip", &h.path_pip}}) {
     j[key] = t->empty() ? Json(nullptr) : Json{{"path", t->path}, {"prefix", t->prefix}, {"entry", t->written}};
   }
@@ -261,7 +269,7 @@ Json DoctorJson(const Snapshot& snap, const std::vector<Finding>& findings) {
     cudnn.push_back(Json{{"version", OptString(c.version)}, {"path", c.path}, {"kind", CudnnKindName(c.kind)}, {"source", c.source}});
   }
   for (const PythonEnv& e : snap.pythons) {
-    pythons.push_back(PythonJson(e));
+    pythons.push_back(PythonJson(e, snap));
     pythons.back()["packages_readable"] = !UnreadableUnder(snap, e.prefix);
   }
   j["gpus"] = gpus;

@@ -72,6 +72,34 @@ std::string RejectedText(const Plan& plan, const TextOptions& o) {
   return out;
 }
 
+// In Chinese the official command comes first and the mirrored one is the line under it
+// (through --mirror or the locale's mirror); elsewhere the pip line is the one asked for.
+std::string AlternativeLine(const Plan& plan, const MachineSpec& spec, const TextOptions& o, std::string& pip) {
+  const std::optional<Plan::Alternative>& alt = plan.alternative;
+  if (!alt || o.lang != Lang::kZh || alt->commands.pip == pip) return "";
+  if (alt->mirror == nullptr) {  // the commands go through --mirror: the official ones first
+    std::string mirrored = pip;
+    pip = alt->commands.pip;
+    return "  " + Tr(o.lang, "plan.alt.mirror", {{"mirror", spec.mirror->name}}) + "  " + mirrored + "\n";
+  }
+  return "  " + Tr(o.lang, "plan.alt.mirror", {{"mirror", alt->mirror->name}}) + "  " + alt->commands.pip + "\n";
+}
+
+std::string CommandsText(const Plan& plan, const MachineSpec& spec, const TextOptions& o) {
+  Lang L = o.lang;
+  std::string pip = plan.commands.pip;
+  std::string alternative = AlternativeLine(plan, spec, o, pip);
+  std::string out = "\n  pip    " + o.style.Green(pip) + "\n" + alternative;
+  out += "  uv     " + (alternative.empty() || plan.alternative->mirror != nullptr ? plan.commands.uv : plan.alternative->commands.uv) + "\n";
+  out += "  conda  " + (plan.commands.conda ? *plan.commands.conda : o.style.Dim(Tr(L, "plan.no_conda"))) + "\n";
+  for (const std::string& n : plan.commands.notes) {
+    // The fallback of a PyPI mirror is said once, by its caveat.
+    if (n != "note.pypi_default" && n != "note.mirror_cannot_serve") out += "  " + o.style.Dim(Tr(L, n)) + "\n";
+  }
+  for (const Reason& r : plan.command_notes) out += "  " + o.style.Dim(ReasonText(r, L)) + "\n";
+  return out;
+}
+
 }  // namespace
 
 std::string RenderPlan(const Plan& plan, const MachineSpec& spec, const TextOptions& o) {
@@ -91,12 +119,7 @@ std::string RenderPlan(const Plan& plan, const MachineSpec& spec, const TextOpti
   std::string why = plan.variant->variant.is_cuda() ? "plan.why." + std::string(DriverFitName(plan.driver_fit)) : "plan.why.cpu";
   out += "  " + Tr(L, why, {{"variant", plan.variant->variant.tag}}) + "\n";
   for (const Reason& r : plan.caveats) out += "  " + o.style.Yellow("! ") + ReasonText(r, L) + "\n";
-  out += "\n  pip    " + o.style.Green(plan.commands.pip) + "\n";
-  out += "  uv     " + plan.commands.uv + "\n";
-  out += "  conda  " + (plan.commands.conda ? *plan.commands.conda : o.style.Dim(Tr(L, "plan.no_conda"))) + "\n";
-  for (const std::string& n : plan.commands.notes) {
-    if (n != "note.pypi_default") out += "  " + o.style.Dim(Tr(L, n)) + "\n";
-  }
+  out += CommandsText(plan, spec, o);
   if (!plan.rejected.empty()) out += "\n" + Tr(L, "plan.rejected") + "\n" + RejectedText(plan, o);
   return out;
 }
@@ -111,6 +134,8 @@ Json PlanJson(const Plan& plan, const MachineSpec& spec) {
   machine["compute_capabilities"] = gpus;
   machine["python"] = OptString(spec.python);
   machine["platform"] = spec.platform.Name();
+  machine["interpreter"] = OptText(spec.interpreter);
+  machine["externally_managed"] = OptText(spec.externally_managed);
   j["machine"] = machine;
   const TorchRelease* t = plan.release;
   j["torch"] = t ? Json(t->torch.ToString()) : Json(nullptr);
@@ -136,6 +161,9 @@ Json PlanJson(const Plan& plan, const MachineSpec& spec) {
   Json suggestions = Json::array();
   for (const Reason& r : plan.suggestions) suggestions.push_back(Json{{"id", r.id}, {"message", ReasonText(r, Lang::kEn)}});
   j["suggestions"] = suggestions;
+  Json notes = Json::array();
+  for (const Reason& r : plan.command_notes) notes.push_back(Json{{"id", r.id}, {"message", ReasonText(r, Lang::kEn)}});
+  j["command_notes"] = notes;
   return j;
 }
 

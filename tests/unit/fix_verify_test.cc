@@ -342,7 +342,7 @@ TEST(FixVerification, AnNvidiaWheelFixThatInstallsTheWrongVersionDoesNotClearIt)
     Remedy wrong = Edited(f, [](PackageInstall& p) {
       p.pins = {InstallPin{"nvidia-cudnn-cu12", std::nullopt, "", "==9.1.0.70", Pep440::Parse("9.1.0.70").value()}};
     });
-    EXPECT_EQ(RemedyText(wrong), "python -m pip install 'nvidia-cudnn-cu12==9.1.0.70'");
+    EXPECT_EQ(RemedyText(wrong), "/home/u/venv/bin/python -m pip install 'nvidia-cudnn-cu12==9.1.0.70'");  // the env's own pip
     EXPECT_EQ(VerifyRemedy(TheCatalog(), s, f, wrong, raw), FixCheck::kStillThere);
   }
 }

@@ -24,8 +24,10 @@ TEST(RemedyText, InstallsQuoteRequirementsForEachShell) {
             "/home/u/venv/bin/python3.10 -m pip install 'nvidia-cudnn-cu12==9.1.0.70' 'nvidia-nccl-cu12>=2.20.5'");
   EXPECT_EQ(InstallText(p, Shell::kCmd),
             "/home/u/venv/bin/python3.10 -m pip install \"nvidia-cudnn-cu12==9.1.0.70\" \"nvidia-nccl-cu12>=2.20.5\"");
+  // uv names the interpreter too: `uv pip install` alone picks a venv or fails.
   p.installer = Installer::kUv;
-  EXPECT_EQ(InstallText(p, Shell::kPosix), "uv pip install 'nvidia-cudnn-cu12==9.1.0.70' 'nvidia-nccl-cu12>=2.20.5'");
+  EXPECT_EQ(InstallText(p, Shell::kPosix),
+            "uv pip install --python /home/u/venv/bin/python3.10 'nvidia-cudnn-cu12==9.1.0.70' 'nvidia-nccl-cu12>=2.20.5'");
 }
 
 TEST(RemedyText, ExactPinsNameTheirLabelAndTheIndex) {

@@ -153,8 +153,10 @@ TEST(BinaryRules, PinOnAnotherTorchNamesTheTorchItWasBuiltFor) {
   ASSERT_EQ(found.size(), 1u);
   EXPECT_EQ(Arg(found[0], "pin"), "torch==2.3.0");
   EXPECT_EQ(Arg(found[0], "have"), "2.4.0+cu121");
-  // cu121 is 2.3.0's PyPI default: the catalog's command for it needs no index.
-  EXPECT_EQ(RemedyText(found[0].remedy).rfind("pip install torch==2.3.0 torchvision==0.18.0 torchaudio==2.3.0", 0), 0u) << RemedyText(found[0].remedy);
+  // cu121 is 2.3.0's PyPI default: the catalog's command for it needs no index. It runs the
+  // environment's own pip (the venv's interpreter), not whichever `pip` is first on PATH.
+  EXPECT_EQ(RemedyText(found[0].remedy).rfind("/venv/bin/python -m pip install torch==2.3.0 torchvision==0.18.0 torchaudio==2.3.0", 0), 0u)
+      << RemedyText(found[0].remedy);
   // The same pin is met by 2.3.0 with a local label.
   s.pythons[0].packages["torch"].version = Pep440::Parse("2.3.0+cu121").value();
   EXPECT_TRUE(WithId(Diagnose(s, TheCatalog()), "ext.torch_pin").empty());

@@ -56,7 +56,10 @@ TEST(WindowsRules, CpuWheelBesideAnNvidiaDriverGetsTheCudaIndexInAShellNeutralFo
   const Finding* f = Find(fs, "torch.cpu_build_driver");
   ASSERT_NE(f, nullptr);
   // The installed 2.3.1+cpu satisfies "torch==2.3.1": the pin names the CUDA build.
-  EXPECT_TRUE(StartsWith(RemedyText(f->remedy), "python -m pip install torch==2.3.1+cu12")) << RemedyText(f->remedy);
+  // It runs that install's own python.exe, written as on Windows; a path without spaces needs
+  // neither quotes nor PowerShell's call operator, so PowerShell and cmd both take it.
+  EXPECT_TRUE(StartsWith(RemedyText(f->remedy), "C:\\Users\\ann\\AppData\\Local\\Programs\\Python\\Python312\\python.exe -m pip install torch==2.3.1+cu12"))
+      << RemedyText(f->remedy);
   EXPECT_NE(RemedyText(f->remedy).find("--index-url https://download.pytorch.org/whl/cu12"), std::string::npos) << RemedyText(f->remedy);
   EXPECT_EQ(RemedyText(f->remedy).find('\''), std::string::npos);  // cmd does not take single quotes
   EXPECT_EQ(Find(fs, "driver.module_not_loaded"), nullptr);  // no kernel module on Windows
