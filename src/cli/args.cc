@@ -102,6 +102,13 @@ namespace {
 
 constexpr std::string_view kDefaultCommand = "doctor";
 
+// An error of the command line, with the id that names its kind (JSON's error.id).
+Error UsageError(std::string_view id, std::string message) {
+  Error e = Err(std::move(message));
+  e.id = std::string(id);
+  return e;
+}
+
 std::string Upper(std::string_view text) {
   std::string out(text);
   for (char& c : out) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
@@ -176,16 +183,16 @@ class Parser {
       } else if (!options_done && w.size() > 1 && w[0] == '-') {
         if (w == "-h" || w == "--help") return ParsedLine{ParsedLine::Ask::kHelp, defaulted_ ? nullptr : command_};
         if (w == "--version") return ParsedLine{ParsedLine::Ask::kVersion, nullptr};
-        if (Status s = TakeOption(w); !s.ok()) return Error{s.error()};
+        if (Status s = TakeOption(w); !s.ok()) return s.err();
       } else if (Status s = TakeWord(w); !s.ok()) {
-        return Error{s.error()};
+        return s.err();
       }
     }
-    if (command_ == nullptr) return Err("no command given");
+    if (command_ == nullptr) return UsageError("usage.no_command", "no command given");
     for (const Arg& a : command_->args()) {
       bool empty = a.kind == Arg::Kind::kPositional ? a.text->empty() : a.list != nullptr && a.list->empty();
       if (a.positional() && a.required && empty) {
-        return Err(std::string(command_->name()) + " needs " + std::string(a.long_name) + ": " + std::string(a.help));
+        return UsageError("usage.missing_argument", std::string(command_->name()) + " needs " + std::string(a.long_name) + ": " + std::string(a.help));
       }
     }
     return ParsedLine{ParsedLine::Ask::kRun, command_};
@@ -227,16 +234,16 @@ class Parser {
     std::string shown = (is_long ? "--" : "-") + std::string(name);
     if (arg == nullptr) {
       std::string where = command_ != nullptr && !defaulted_ ? " for " + std::string(command_->name()) : "";
-      return Err("unknown option " + Quote(shown) + where + DidYouMeanHint(shown, LongNames(command_, cli_.global())));
+      return UsageError("usage.unknown_option", "unknown option " + Quote(shown) + where + DidYouMeanHint(shown, LongNames(command_, cli_.global())));
     }
     if (!arg->takes_value()) {
-      if (inline_value) return Err(shown + " takes no value");
+      if (inline_value) return UsageError("usage.unexpected_value", shown + " takes no value");
       *arg->flag = true;
       return Status::Ok();
     }
     if (!inline_value) {
       if (i_ + 1 >= words_.size() || IsOption(words_[i_ + 1])) {
-        return Err(shown + " needs a value (" + std::string(arg->value) + ")");
+        return UsageError("usage.missing_value", shown + " needs a value (" + std::string(arg->value) + ")");
       }
       inline_value = words_[++i_];
     }
@@ -247,11 +254,11 @@ class Parser {
     std::string value = given;
     if (!arg.choices.empty() && !value.empty()) {
       std::optional<std::string> name = MatchChoice(arg, value);
-      if (!name) return Err(UnknownChoice(arg, shown, value));
+      if (!name) return UsageError("usage.unknown_value", UnknownChoice(arg, shown, value));
       value = *name;
     }
     if (arg.kind == Arg::Kind::kValue) {
-      if (std::find(given_.begin(), given_.end(), &arg) != given_.end()) return Err(shown + " is given more than once");
+      if (std::find(given_.begin(), given_.end(), &arg) != given_.end()) return UsageError("usage.repeated_option", shown + " is given more than once");
       given_.push_back(&arg);
       *arg.text = value;
     } else if (arg.kind == Arg::Kind::kPositional) {
@@ -266,7 +273,7 @@ class Parser {
   Status TakeWord(const std::string& w) {
     if (command_ == nullptr) {
       command_ = cli_.Find(w);
-      if (command_ == nullptr) return Err("unknown command " + Quote(w) + DidYouMeanHint(w, CommandNames(cli_)));
+      if (command_ == nullptr) return UsageError("usage.unknown_command", "unknown command " + Quote(w) + DidYouMeanHint(w, CommandNames(cli_)));
       return Status::Ok();
     }
     for (; positional_ < command_->args().size(); ++positional_) {
@@ -274,8 +281,8 @@ class Parser {
       if (a.kind == Arg::Kind::kPositional) ++positional_;
       if (a.positional()) return Store(a, Upper(a.long_name), w);
     }
-    if (defaulted_) return Err("unknown command " + Quote(w) + DidYouMeanHint(w, CommandNames(cli_)));
-    return Err("unexpected argument " + Quote(w) + " for " + std::string(command_->name()));
+    if (defaulted_) return UsageError("usage.unknown_command", "unknown command " + Quote(w) + DidYouMeanHint(w, CommandNames(cli_)));
+    return UsageError("usage.unexpected_argument", "unexpected argument " + Quote(w) + " for " + std::string(command_->name()));
   }
 
   const CommandLine& cli_;

@@ -25,8 +25,9 @@ int Run(const std::vector<std::string>& args, bool stdout_is_tty) {
   RegisterPlan(cli);
   RegisterCheck(cli);
   RegisterExplain(cli);
+  std::map<std::string, std::string> env = ProcessEnvironment();
   auto line = ParseCommandLine(cli, args);
-  if (!line) return Fail(line.error() + "; see --help");
+  if (!line) return FailUsage(line.err(), "; see --help", args, env);
   if (line->ask == ParsedLine::Ask::kVersion) {
     Print(std::string("cudamatch ") + CUDAMATCH_VERSION + "\n");
     return kExitOk;
@@ -41,8 +42,9 @@ int Run(const std::vector<std::string>& args, bool stdout_is_tty) {
     Print(Generate(DescribeCli(cli), *kind, CUDAMATCH_VERSION));
     return kExitOk;
   }
-  auto ctx = MakeContext(flags, ProcessEnvironment(), stdout_is_tty);
-  if (!ctx) return Fail(ctx.error());
+  auto ctx = MakeContext(flags, std::move(env), stdout_is_tty);
+  if (!ctx) return FailUsage(ctx.err(), "", args, ProcessEnvironment());
+  (*ctx)->command = line->command->name();
   return EmitOutput(line->command->run()(**ctx), **ctx);
 }
 
