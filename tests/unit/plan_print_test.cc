@@ -107,6 +107,51 @@ TEST(PlanPrint, PypiDefaultBuildComesFromPypi) {
   EXPECT_EQ(p.Line(PlanField::kTorchBackend), "cu124");
 }
 
+// Install scripts that read nvidia-smi got these wrong (public threads); the plan's one line does not.
+
+// unslothai/unsloth#7814: a Tesla V100 (sm_70) on driver 580 got cu130, whose kernels start at
+// sm_75, because the installer took the driver's newest CUDA alone.
+TEST(PlanPrintThreads, V100OnDriver580GetsAVariantWithItsKernels) {
+  Printed p = For(Spec("580.65.06", {"7.0"}, "3.12"));
+  ASSERT_NE(p.plan.variant, nullptr);
+  EXPECT_NE(p.Line(PlanField::kVariant), "cu130");
+  EXPECT_EQ(p.Line(PlanField::kVariant), "cu126");
+}
+
+// jolibrain/colette#64: an R610+ driver prints "CUDA UMD Version", and a CUDA newer than any
+// wheel (13.3) made the script ask for cu133, which does not exist. The plan names a published one.
+TEST(PlanPrintThreads, DriverNewerThanEveryWheelGetsAPublishedVariant) {
+  MachineSpec spec = Spec(nullptr, {"8.9"}, "3.12");
+  spec.driver_cuda = CudaVersion::Parse("13.3").value();
+  Printed p = For(spec);
+  ASSERT_NE(p.plan.variant, nullptr);
+  std::string args = p.Line(PlanField::kPipArgs);
+  EXPECT_EQ(args.find("cu133"), std::string::npos) << args;
+  EXPECT_NE(args.find("--index-url https://download.pytorch.org/whl/" + p.plan.variant->variant.tag), std::string::npos);
+  EXPECT_EQ(p.Line(PlanField::kDriverCuda), "13.3");
+}
+
+// Comfy-Org/comfy-cli#380: on Windows, --extra-index-url let PyPI's newer CPU-only torch win over
+// the CUDA index. pip-args names the CUDA index with --index-url, so PyPI is not consulted.
+TEST(PlanPrintThreads, WindowsCudaPlanUsesIndexUrlNotExtraIndexUrl) {
+  MachineSpec spec = Spec(nullptr, {"8.9"}, "3.12", Os::kWindows);
+  spec.driver_cuda = CudaVersion::Parse("12.4").value();
+  Printed p = For(spec);
+  ASSERT_NE(p.plan.variant, nullptr);
+  ASSERT_TRUE(p.plan.variant->variant.is_cuda());
+  std::string args = p.Line(PlanField::kPipArgs);
+  EXPECT_NE(args.find(" --index-url https://download.pytorch.org/whl/cu"), std::string::npos) << args;
+  EXPECT_EQ(args.find("--extra-index-url"), std::string::npos) << args;
+}
+
+// iot-salzburg/gpu-jupyter#24 (driver 390.138, an nvidia/cuda:10.1 image) and
+// MauriceNino/dashdot#1226 (driver 535.247.01, an image needing cuda>=12.8): the image's CUDA
+// was newer than the host driver serves; driver-cuda gives the base image's CUDA.
+TEST(PlanPrintThreads, BaseImageCudaIsWhatTheHostDriverServes) {
+  EXPECT_EQ(For(Spec("390.138", {}, "3.8")).Line(PlanField::kDriverCuda), "9.1");
+  EXPECT_EQ(For(Spec("535.247.01", {}, "3.11")).Line(PlanField::kDriverCuda), "12.2");
+}
+
 TEST(PlanPrint, ShellWordSafety) {
   EXPECT_TRUE(IsShellWordSafe("torch==2.3.1+cu118"));
   EXPECT_TRUE(IsShellWordSafe("https://mirrors.example.org/pytorch-wheels/cu121"));
