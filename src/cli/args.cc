@@ -116,6 +116,13 @@ std::string HelpOf(Lang lang, const std::string& id, std::string_view declared) 
   return HasMessage(lang, id) ? Tr(lang, id) : std::string(declared);
 }
 
+// An error of the command line, with the id that names its kind (JSON's error.id).
+Error UsageError(std::string_view id, std::string message) {
+  Error e = Err(std::move(message));
+  e.id = std::string(id);
+  return e;
+}
+
 std::string Upper(std::string_view text) {
   std::string out(text);
   for (char& c : out) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
@@ -190,16 +197,16 @@ class Parser {
       } else if (!options_done && w.size() > 1 && w[0] == '-') {
         if (w == "-h" || w == "--help") return ParsedLine{ParsedLine::Ask::kHelp, defaulted_ ? nullptr : command_};
         if (w == "--version") return ParsedLine{ParsedLine::Ask::kVersion, nullptr};
-        if (Status s = TakeOption(w); !s.ok()) return Error{s.error()};
+        if (Status s = TakeOption(w); !s.ok()) return s.err();
       } else if (Status s = TakeWord(w); !s.ok()) {
-        return Error{s.error()};
+        return s.err();
       }
     }
-    if (command_ == nullptr) return Err(Tr(lang_, "usage.no_command"));
+    if (command_ == nullptr) return UsageError("usage.no_command", Tr(lang_, "usage.no_command"));
     for (const Arg& a : command_->args()) {
       bool empty = a.kind == Arg::Kind::kPositional ? a.text->empty() : a.list != nullptr && a.list->empty();
       if (a.positional() && a.required && empty) {
-        return Err(Tr(lang_, "usage.needs", {{"command", std::string(command_->name())}, {"name", std::string(a.long_name)},
+        return UsageError("usage.missing_argument", Tr(lang_, "usage.needs", {{"command", std::string(command_->name())}, {"name", std::string(a.long_name)},
                                              {"help", HelpOf(lang_, ArgId(*command_, a), a.help)}}));
       }
     }
@@ -243,18 +250,18 @@ class Parser {
     if (arg == nullptr) {
       std::string hint = DidYouMeanHint(shown, LongNames(command_, cli_.global()), lang_);
       if (command_ != nullptr && !defaulted_) {
-        return Err(Tr(lang_, "usage.unknown_option_for", {{"option", Quote(shown)}, {"command", std::string(command_->name())}, {"hint", hint}}));
+        return UsageError("usage.unknown_option", Tr(lang_, "usage.unknown_option_for", {{"option", Quote(shown)}, {"command", std::string(command_->name())}, {"hint", hint}}));
       }
-      return Err(Tr(lang_, "usage.unknown_option", {{"option", Quote(shown)}, {"hint", hint}}));
+      return UsageError("usage.unknown_option", Tr(lang_, "usage.unknown_option", {{"option", Quote(shown)}, {"hint", hint}}));
     }
     if (!arg->takes_value()) {
-      if (inline_value) return Err(Tr(lang_, "usage.takes_no_value", {{"option", shown}}));
+      if (inline_value) return UsageError("usage.unexpected_value", Tr(lang_, "usage.takes_no_value", {{"option", shown}}));
       *arg->flag = true;
       return Status::Ok();
     }
     if (!inline_value) {
       if (i_ + 1 >= words_.size() || IsOption(words_[i_ + 1])) {
-        return Err(Tr(lang_, "usage.needs_value", {{"option", shown}, {"value", std::string(arg->value)}}));
+        return UsageError("usage.missing_value", Tr(lang_, "usage.needs_value", {{"option", shown}, {"value", std::string(arg->value)}}));
       }
       inline_value = words_[++i_];
     }
@@ -265,11 +272,11 @@ class Parser {
     std::string value = given;
     if (!arg.choices.empty() && !value.empty()) {
       std::optional<std::string> name = MatchChoice(arg, value);
-      if (!name) return Err(UnknownChoice(arg, shown, value, lang_));
+      if (!name) return UsageError("usage.unknown_value", UnknownChoice(arg, shown, value, lang_));
       value = *name;
     }
     if (arg.kind == Arg::Kind::kValue) {
-      if (std::find(given_.begin(), given_.end(), &arg) != given_.end()) return Err(Tr(lang_, "usage.given_twice", {{"option", shown}}));
+      if (std::find(given_.begin(), given_.end(), &arg) != given_.end()) return UsageError("usage.repeated_option", Tr(lang_, "usage.given_twice", {{"option", shown}}));
       given_.push_back(&arg);
       *arg.text = value;
     } else if (arg.kind == Arg::Kind::kPositional) {
@@ -293,11 +300,11 @@ class Parser {
       if (a.positional()) return Store(a, Upper(a.long_name), w);
     }
     if (defaulted_) return UnknownCommand(w);
-    return Err(Tr(lang_, "usage.unexpected", {{"word", Quote(w)}, {"command", std::string(command_->name())}}));
+    return UsageError("usage.unexpected_argument", Tr(lang_, "usage.unexpected", {{"word", Quote(w)}, {"command", std::string(command_->name())}}));
   }
 
   Status UnknownCommand(const std::string& w) const {
-    return Err(Tr(lang_, "usage.unknown_command", {{"word", Quote(w)}, {"hint", DidYouMeanHint(w, CommandNames(cli_), lang_)}}));
+    return UsageError("usage.unknown_command", Tr(lang_, "usage.unknown_command", {{"word", Quote(w)}, {"hint", DidYouMeanHint(w, CommandNames(cli_), lang_)}}));
   }
 
   const CommandLine& cli_;

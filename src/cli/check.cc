@@ -2,6 +2,7 @@
 #include "cli/common.h"
 #include "cli/spec_options.h"
 #include "core/fs.h"
+#include "plan/check_require.h"
 #include "report/plan_report.h"
 
 namespace cudamatch {
@@ -14,6 +15,7 @@ struct CheckOptions {
   SpecOptions spec;
   std::vector<std::string> pins;
   std::string requirements;
+  std::string require;  // --require gpu: a CPU-only build is a problem, GPU or not
 };
 
 // Requirements files (and the files they include) through the one file layer: regular files
@@ -42,7 +44,9 @@ Output RunCheck(const CheckOptions& opt, Context& ctx) {
   if (pins->pins.empty()) return Failed(Tr(ctx.lang, "usage.no_pins"));
   auto spec = BuildSpec(opt.spec, ctx);
   if (!spec) return Failed(spec.error(), SpecErrorExit(spec.err()));
-  auto result = std::make_shared<const CheckResult>(CheckPins(ctx.catalog, *spec, *pins));
+  CheckResult checked = CheckPins(ctx.catalog, *spec, *pins);
+  if (opt.require == "gpu") RequireGpuBuild(checked);
+  auto result = std::make_shared<const CheckResult>(std::move(checked));
   return Views([=] { return CheckJson(*result); }, [=](const TextOptions& o) { return RenderCheck(*result, o); },
                result->ok() ? kExitOk : kExitFindings);
 }
@@ -55,6 +59,8 @@ void RegisterCheck(CommandLine& cli) {
                          [opt](Context& ctx) { return RunCheck(*opt, ctx); });
   sub.Positionals("pins", &opt->pins, "torch==1.13.0 torchvision==0.14.0 ...");
   sub.Option("-r,--requirement", &opt->requirements, "FILE", "A requirements file");
+  sub.Option("--require", &opt->require, "WHAT", "Fail unless the pins install such a build")
+      .OneOf({{"gpu", "a GPU build (CUDA, ROCm, XPU): a CPU-only build fails, GPU seen or not"}});
   AddSpecOptions(sub, opt->spec);
 }
 

@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "cli/process.h"
+#include "core/clock.h"
 #include "core/fs.h"
 #include "core/safe_text.h"
 #include "core/text.h"
@@ -112,12 +113,27 @@ Result<std::unique_ptr<Context>> MakeContext(const GlobalFlags& flags, std::map<
   if (!flags.os.empty()) ctx->platform.os = ParseOs(flags.os).value_or(ctx->platform.os);
   if (!flags.arch.empty()) ctx->platform.arch = ParseArch(flags.arch).value_or(ctx->platform.arch);
   auto format = OutputFormat(flags, ctx->lang);
-  if (!format) return Error{format.error()};
+  if (!format) {
+    Error e = format.err();
+    e.id = "usage.conflicting_format";
+    return e;
+  }
   ctx->format = *format;
   auto catalog = LoadCatalog(flags.catalog_dir, ctx->lang);
   if (!catalog) return Err("catalog: " + catalog.error());
   ctx->catalog = std::move(*catalog);
+  auto run_time = RunTime(ctx->env);
+  if (!run_time) return Error{run_time.err()};
+  ctx->run_time = std::move(*run_time);
   return ctx;
+}
+
+Result<std::string> RunTime(const std::map<std::string, std::string>& env) {
+  auto it = env.find(std::string(kNowVariable));
+  if (it == env.end()) return Rfc3339Utc(NowSeconds());
+  auto seconds = ParseEpochSeconds(it->second);
+  if (!seconds) return Error{seconds.err()};
+  return Rfc3339Utc(*seconds);
 }
 
 namespace {

@@ -37,6 +37,8 @@ struct Context {
   Platform platform;  // --os / --arch, else this machine's
   const Format* format = &Formats().front();  // --format (or --json), else text
   std::map<std::string, std::string> env;
+  std::string_view command;  // the command that runs ("plan")
+  std::string run_time;  // RFC 3339 UTC, read once: CUDAMATCH_NOW, else the clock
 
   size_t width = 100;  // text output's columns: COLUMNS, else the terminal's, else 100
   TextOptions text() const { return TextOptions{lang, style, flags.verbose, width}; }
@@ -52,6 +54,10 @@ void AddGlobalFlags(Command& global, GlobalFlags& flags);
 // Loads the catalog (embedded, each file overridable from --catalog DIR) and resolves the rest.
 Result<std::unique_ptr<Context>> MakeContext(const GlobalFlags& flags, std::map<std::string, std::string> env,
                                              bool stdout_is_tty);
+// The run's time: CUDAMATCH_NOW (seconds since the epoch) when set, else the system clock.
+Result<std::string> RunTime(const std::map<std::string, std::string>& env);
+// The "meta" object of every JSON output (tool version, catalog date, time of the run).
+RunMeta ContextMeta(const Context& ctx);
 // Reads the catalog: embedded tables, with files from `dir` (when set) taking their place.
 Result<Catalog> LoadCatalog(const std::string& dir, Lang lang = Lang::kEn);
 

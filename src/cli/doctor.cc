@@ -10,23 +10,41 @@ namespace cudamatch {
 
 namespace {
 
-Output RunDoctor(const MachineOptions& opt, Context& ctx) {
+struct DoctorOptions {
+  MachineOptions machine;
+  std::string fail_on;  // --fail-on: error (the default, ""), warning or never
+};
+
+// The exit status for CI: 1 when a finding is at least as severe as --fail-on names.
+int FailOnExit(const std::vector<Finding>& findings, const std::string& fail_on) {
+  if (fail_on == "never") return kExitOk;
+  Severity worst = fail_on == "warning" ? Severity::kWarning : Severity::kError;
+  for (const Finding& f : findings) {
+    if (f.severity <= worst) return kExitFindings;
+  }
+  return kExitOk;
+}
+
+Output RunDoctor(const DoctorOptions& doctor, Context& ctx) {
+  const MachineOptions& opt = doctor.machine;
   auto probe = ProbeMachine(opt, ctx);
   if (!probe) return Failed(probe.error());
   auto snapshot = std::make_shared<const Snapshot>(std::move(probe->snapshot));
   auto findings = std::make_shared<const std::vector<Finding>>(Diagnose(*snapshot, ctx.catalog));
   return Views([=] { return DoctorJson(*snapshot, *findings); },
                [=](const TextOptions& o) { return RenderDoctor(*snapshot, *findings, o); },
-               HasErrors(*findings) ? kExitFindings : kExitOk);
+               FailOnExit(*findings, doctor.fail_on));
 }
 
 }  // namespace
 
 void RegisterDoctor(CommandLine& cli) {
-  auto opt = std::make_shared<MachineOptions>();
+  auto opt = std::make_shared<DoctorOptions>();
   Command& sub = cli.Add("doctor", "Inspect this machine (or an image with --root) and report problems",
                          [opt](Context& ctx) { return RunDoctor(*opt, ctx); });
-  AddMachineOptions(sub, *opt);
+  AddMachineOptions(sub, opt->machine);
+  sub.Option("--fail-on", &opt->fail_on, "LEVEL", "Exit 1 when a finding is this severe or more (default: error)")
+      .OneOf({{"error", "an error"}, {"warning", "a warning or an error"}, {"never", "exit 0 whatever is found"}});
 }
 
 }  // namespace cudamatch

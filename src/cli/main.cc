@@ -53,7 +53,7 @@ int Run(const std::vector<std::string>& args, bool stdout_is_tty) {
   std::map<std::string, std::string> env = ProcessEnvironment();
   Lang lang = EarlyLang(args, env);
   auto line = ParseCommandLine(cli, args, lang);
-  if (!line) return Fail(Tr(lang, "usage.see_help", {{"message", line.error()}}));
+  if (!line) return FailUsage(line.err(), Tr(lang, "usage.see_help", {{"message", line.error()}}), args, env, lang);
   if (line->ask == ParsedLine::Ask::kVersion) {
     Print(std::string("cudamatch ") + CUDAMATCH_VERSION + "\n");
     return kExitOk;
@@ -77,7 +77,8 @@ int Run(const std::vector<std::string>& args, bool stdout_is_tty) {
     return kExitOk;
   }
   auto ctx = MakeContext(flags, std::move(env), stdout_is_tty);
-  if (!ctx) return Fail(ctx.error());
+  if (!ctx) return FailUsage(ctx.err(), ctx.error(), args, ProcessEnvironment(), lang);
+  (*ctx)->command = line->command->name();
   return EmitOutput(line->command->run()(**ctx), **ctx);
 }
 

@@ -40,10 +40,58 @@ std::vector<Choice> FormatChoices() {
   return choices;
 }
 
+namespace {
+
+// The error's kind when the command did not name one: a usage error, or no answer (exit 1).
+std::string_view ErrorId(const std::string& id, int exit_code) {
+  if (!id.empty()) return id;
+  return exit_code == kExitUsage ? "usage.invalid" : "no_answer";
+}
+
+std::string ErrorText(std::string_view id, const std::string& message, int code, std::string_view command,
+                      const RunMeta& meta) {
+  Json j = ErrorJson(id, message, code, command);
+  j["meta"] = MetaJson(meta);
+  return JsonText(j);
+}
+
+}  // namespace
+
 int EmitOutput(const Output& out, const Context& ctx) {
-  if (!out.error.empty()) return Fail(out.error, out.exit_code);
+  if (!out.error.empty()) {
+    if (ctx.format->name == "json") {
+      Print(ErrorText(ErrorId(out.error_id, out.exit_code), out.error, out.exit_code, ctx.command, ContextMeta(ctx)));
+    }
+    return Fail(out.error, out.exit_code);
+  }
   Print(ctx.format->render(out, ctx));
   return out.exit_code;
+}
+
+}  // namespace cudamatch
+
+namespace cudamatch {
+
+bool WantsJson(const std::vector<std::string>& words) {
+  for (size_t i = 0; i < words.size(); ++i) {
+    const std::string& w = words[i];
+    if (w == "--") break;
+    if (w == "--json" || w == "--format=json") return true;
+    if (w == "--format" && i + 1 < words.size() && words[i + 1] == "json") return true;
+  }
+  return false;
+}
+
+int FailUsage(const Error& e, const std::string& shown, const std::vector<std::string>& words,
+              const std::map<std::string, std::string>& env, Lang lang) {
+  if (WantsJson(words)) {
+    RunMeta meta;
+    meta.tool_version = CUDAMATCH_VERSION;
+    if (auto catalog = LoadCatalog("", lang)) meta.catalog_data_date = catalog->data_date;
+    meta.run_time = RunTime(env).value_or(std::string());
+    Print(ErrorText(ErrorId(e.id, kExitUsage), e.message, kExitUsage, "", meta));
+  }
+  return Fail(shown);
 }
 
 }  // namespace cudamatch

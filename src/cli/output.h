@@ -5,6 +5,7 @@
 #pragma once
 
 #include <functional>
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -20,6 +21,8 @@ struct Context;
 struct Output {
   int exit_code = 0;
   std::string error;  // set: the command failed; "cudamatch: error: <error>" on stderr, nothing on stdout
+                      // (under --json, the error as a JSON object on stdout as well)
+  std::string error_id;  // the kind of error for that object; "" names it by the exit code
   std::function<Json()> json;
   std::function<std::string(const TextOptions&)> text;
 };
@@ -49,5 +52,13 @@ std::string RenderJsonFormat(const Output& out, const Context& ctx);
 
 // Writes the output in the context's format (or the error to stderr); returns the exit code.
 int EmitOutput(const Output& out, const Context& ctx);
+
+// Whether the words ask for JSON (--json, --format json, --format=json before any "--"): an error
+// found before the context exists is then a JSON object on stdout too.
+bool WantsJson(const std::vector<std::string>& words);
+// An error before the command runs (exit 2): `shown` on stderr (the error in `lang`, with its
+// hint), and `e` as a JSON object on stdout when the words ask for JSON. `env` gives the run's time.
+int FailUsage(const Error& e, const std::string& shown, const std::vector<std::string>& words,
+              const std::map<std::string, std::string>& env, Lang lang);
 
 }  // namespace cudamatch

@@ -15,6 +15,7 @@ struct Error {
   enum class Kind { kInvalid, kNotFound };
   std::string message;
   Kind kind = Kind::kInvalid;
+  std::string id;  // what kind of error, for JSON ("usage.unknown_option"); "" when not named
 };
 
 inline Error Err(std::string message) { return Error{std::move(message)}; }

@@ -58,6 +58,23 @@ Json JsonHeader(std::string_view kind) {
   return j;
 }
 
+Json MetaJson(const RunMeta& m) {
+  Json j;
+  j["cudamatch_version"] = m.tool_version;
+  j["catalog_data_date"] = m.catalog_data_date;
+  j["catalog_built_in"] = m.catalog_built_in;
+  j["index_overlay_date"] = m.index_date ? Json(*m.index_date) : Json(nullptr);
+  j["run_time"] = m.run_time;
+  return j;
+}
+
+Json ErrorJson(std::string_view id, const std::string& message, int exit_code, std::string_view command) {
+  Json j = JsonHeader("error");
+  j["error"] = Json{{"id", std::string(id)}, {"message", message}, {"exit_code", exit_code}};
+  j["command"] = OptText(command);
+  return j;
+}
+
 Json OptText(std::string_view s) { return s.empty() ? Json(nullptr) : Json(std::string(s)); }
 
 Json StringList(const std::vector<std::string>& items) {

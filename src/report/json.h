@@ -32,6 +32,19 @@ Json StringList(const std::vector<std::string_view>& items);
 std::string_view DriverFitName(DriverFit fit);  // "full", "minor_compat", "too_old", "unknown"
 std::string_view KernelFitName(KernelFit fit);  // "sass", "ptx", "none"
 
+// What every JSON output carries last, under "meta": the tool, the data it answered from and when.
+struct RunMeta {
+  std::string tool_version;               // "0.1.0"
+  std::string catalog_data_date;          // meta.tsv's data_date ("2026-11-30")
+  bool catalog_built_in = true;           // false: read from --catalog DIR
+  std::optional<std::string> index_date;  // the date of an index overlay; none exists yet: null
+  std::string run_time;                   // RFC 3339, UTC: "2026-12-02T00:35:10Z"
+};
+Json MetaJson(const RunMeta& m);
+// A command that failed (a usage error: exit 2), under --json: the message on stdout as an object.
+// `id` names the kind of error ("usage.unknown_option"); `command` is null when none was named.
+Json ErrorJson(std::string_view id, const std::string& message, int exit_code, std::string_view command);
+
 Json LookupJson(const Catalog& c, const LookupResult& r);
 // The "answer" objects of lookup gpu / lookup driver (report/lookup_json.cc).
 Json GpuVerdictJson(const GpuVerdict& v);

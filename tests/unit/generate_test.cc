@@ -104,7 +104,7 @@ TEST(Generate, BashCompletesEachCommandsFlags) {
   EXPECT_EQ(BashComplete(dir, script, "cudamatch plan --no"), std::set<std::string>{"--no-detect"});
   EXPECT_EQ(BashComplete(dir, script, "cudamatch plan --gpu 'RTX 4090' --py"), std::set<std::string>{"--python"});
   EXPECT_EQ(BashComplete(dir, script, "cudamatch doctor --ro"), std::set<std::string>{"--root"});
-  EXPECT_EQ(BashComplete(dir, script, "cudamatch check --req"), std::set<std::string>{"--requirement"});
+  EXPECT_EQ(BashComplete(dir, script, "cudamatch check --req"), (std::set<std::string>{"--require", "--requirement"}));
   EXPECT_EQ(BashComplete(dir, script, "cudamatch lookup --js"), std::set<std::string>{"--json"});  // global
   EXPECT_EQ(BashComplete(dir, script, "cudamatch doctor --no"), std::set<std::string>{});  // plan's flag only
   EXPECT_EQ(BashComplete(dir, script, "cudamatch --gen"), std::set<std::string>{});      // hidden

@@ -1,7 +1,8 @@
 // Golden whole-binary runs. Each tests/golden/<case>.args holds the arguments, one per line; a
 // first line "@machine NAME" runs against tests/fixtures/machines/NAME (--root and its env
 // file). The expected stdout, stderr and exit code are in <case>.out; the source directory is
-// written as $SRC. CUDAMATCH_UPDATE_GOLDEN=1 rewrites the .out files that differ, and fails.
+// written as $SRC and the tool's version in JSON's meta as $VERSION; every run has the same
+// time (CUDAMATCH_NOW, testing::kGoldenNow). CUDAMATCH_UPDATE_GOLDEN=1 rewrites the .out files that differ, and fails.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -50,6 +51,7 @@ GoldenCase Load(const std::filesystem::path& args_file) {
     }
     c.args.push_back(Replace(line, "$SRC", SourceDir()));
   }
+  c.env.push_back(std::string(testing::kGoldenNow));
   // Options of the subcommand go after it: move --root behind the first argument.
   if (c.args.size() > 2 && c.args[0] == "--root") std::rotate(c.args.begin(), c.args.begin() + 2, c.args.begin() + 3);
   return c;
@@ -59,6 +61,7 @@ std::string Render(const testing::RunResult& r) {
   std::string out = r.out;
   if (!r.err.empty()) out += "--- stderr\n" + r.err;
   out += "--- exit " + std::to_string(r.exit_code) + "\n";
+  out = Replace(out, "\"cudamatch_version\": \"" CUDAMATCH_VERSION "\"", "\"cudamatch_version\": \"$VERSION\"");
   return Replace(out, SourceDir(), "$SRC");
 }
 

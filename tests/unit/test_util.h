@@ -4,6 +4,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "catalog/catalog.h"
@@ -27,6 +28,9 @@ std::string SourceDir();
 const Catalog& TheCatalog();
 // Reads a file of the source tree ("tests/fixtures/...").
 std::string ReadSource(const std::string& relative);
+
+// The time of every stored run (JSON's meta.run_time "2026-01-01T00:00:00Z").
+inline constexpr std::string_view kGoldenNow = "CUDAMATCH_NOW=1767225600";
 
 struct RunResult {
   int exit_code = -1;
