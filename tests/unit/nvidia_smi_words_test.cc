@@ -19,9 +19,19 @@ Snapshot WithDriver(const std::string& version, const std::string& cuda) {
   return s;
 }
 
+// The driver-CUDA row of the report, with the lines it wraps onto joined by single spaces.
 std::string RowOfDriverCuda(const std::string& report) {
   size_t at = report.find("Driver's CUDA");
-  return at == std::string::npos ? "" : report.substr(at, report.find('\n', at) - at);
+  if (at == std::string::npos) return "";
+  size_t end = report.find('\n', at);
+  std::string row = report.substr(at, end - at);
+  while (end != std::string::npos && report.compare(end + 1, 4, "    ") == 0) {
+    size_t next = report.find('\n', end + 1);
+    std::string line = report.substr(end + 1, next - end - 1);
+    row += " " + line.substr(line.find_first_not_of(' '));
+    end = next;
+  }
+  return row;
 }
 
 TEST(NvidiaSmiWords, DoctorNamesTheHeaderOfTheDriversGeneration) {
