@@ -51,6 +51,7 @@ struct GpuCodeSpan {
   const TorchRelease* newest = nullptr;  // newest release with CUDA wheels on the platform
   const TorchRelease* oldest = nullptr;  // oldest release with CUDA wheels on the platform
   size_t releases = 0;                   // releases with code for it
+  bool unknown_after_last = false;       // a newer release has CUDA wheels whose arch list is unknown
   bool ended() const { return last != nullptr && newest != last; }
   bool starts_later() const { return first != nullptr && oldest != first; }
 };

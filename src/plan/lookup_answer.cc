@@ -93,17 +93,20 @@ GpuCodeSpan CodeSpanOn(const Catalog& c, const ComputeCapability& cc, const std:
   GpuCodeSpan span;
   for (const TorchRelease& t : c.torch) {  // oldest first
     std::vector<std::string> with, without;
-    bool any_cuda = false;
+    bool any_cuda = false, unknown = false;
     for (const TorchVariant* v : VariantsOf(c, t.torch, platform)) {
       if (!v->variant.cuda) continue;
       any_cuda = true;
       std::optional<KernelFit> fit = KernelFor(c, v, cc);
       if (fit) (*fit == KernelFit::kNone ? without : with).push_back(v->variant.tag);
+      unknown = unknown || !fit;
     }
     if (!any_cuda) continue;
     if (span.oldest == nullptr) span.oldest = &t;
     span.newest = &t;
+    span.unknown_after_last = span.unknown_after_last || (span.last != nullptr && unknown);
     if (with.empty()) continue;
+    span.unknown_after_last = false;
     if (span.first == nullptr) {
       span.first = &t;
       span.first_variants = with;

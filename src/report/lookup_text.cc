@@ -240,7 +240,7 @@ std::string SpanLines(const GpuVerdict& v, const TextOptions& o) {
   if (s.first == nullptr) return Wrapped(Tr(L, "lookup.span.none", {{"platform", platform}}), "  ", Plain);
   std::string out;
   if (s.ended()) {
-    out += Wrapped(Tr(L, "lookup.span.ended", {{"last", s.last->torch.Public()}, {"variants", Join(s.last_variants, " ")},
+    out += Wrapped(Tr(L, s.unknown_after_last ? "lookup.span.ended_unknown" : "lookup.span.ended", {{"last", s.last->torch.Public()}, {"variants", Join(s.last_variants, " ")},
                                                {"platform", platform}}), "  ", Plain);
   } else if (!s.last_without.empty()) {
     out += Wrapped(Tr(L, "lookup.span.partial", {{"last", s.last->torch.Public()}, {"without", Join(s.last_without, " ")}}), "  ", Plain);

@@ -52,6 +52,21 @@ TEST(LookupAnswer, PascalGetsTheCu126BuildAndTheLastCudaAhead) {
   EXPECT_TRUE(HasReason(v.next, "lookup.arch.last_driver"));
 }
 
+// github.com/bnsreenu/digitalsreeni-image-annotator/issues/57: GTX 1050 (sm_61), driver
+// 550.163.01, torch 2.8.0+cu128 -> "no kernel image is available". 2.8.0's cu128 starts at sm_70;
+// the answer is a cu126 build, which 550 runs through 12.x minor-version compatibility.
+TEST(LookupAnswer, Gtx1050ThreadGetsCu126NotTheCu128ItFailedWith) {
+  const Catalog& c = TheCatalog();
+  const TorchVariant* failed = FindVariant(c, *Pep440::Parse("2.8.0"), "linux-x86_64", "cu128");
+  ASSERT_NE(failed, nullptr);
+  ComputeCapability sm61 = *ComputeCapability::Parse("6.1");
+  EXPECT_EQ(FitWheel(c, *failed->arch_list, *failed->variant.cuda, sm61).fit, KernelFit::kNone);
+  GpuVerdict v = *Gpu("GTX 1050", Linux("550.163.01")).gpu->verdict;
+  EXPECT_EQ(v.newest.variant->variant.tag, "cu126");
+  EXPECT_EQ(v.newest.driver_fit, DriverFit::kMinorCompat);
+  EXPECT_EQ(v.newest.kernel, KernelFit::kSass);
+}
+
 // Kepler sm_35: the last wheels with sm_35 SASS are torch 1.3.0's (1.4.0 starts at 3.7, whose
 // SASS does not run on 3.5); R470 is Kepler's last driver branch.
 TEST(LookupAnswer, KeplerSupportEndedAt130) {
