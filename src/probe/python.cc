@@ -18,6 +18,7 @@
 
 #include "core/text.h"
 #include "probe/context.h"
+#include "probe/env_cache.h"
 #include "probe/own_env.h"
 #include "probe/packages.h"
 #include "probe/parsers.h"
@@ -219,8 +220,9 @@ std::vector<std::string> PosixSiteDirs(const ProbeInput& in, const PythonEnv& en
 void FillSitePackages(const ProbeInput& in, const PythonLayout& layout, PythonEnv& env) {
   std::set<std::string> seen;  // lib64 is often a link to lib: scan each real directory once
   for (const std::string& d : layout.site_dirs(in, env)) {
+    if (!in.fs->IsDir(d)) continue;  // most candidates are absent: one stat, no resolution
     auto real = in.fs->Resolve(d);
-    if (in.fs->IsDir(d) && real && seen.insert(*real).second) env.site_packages.push_back(d);
+    if (real && seen.insert(*real).second) env.site_packages.push_back(d);
   }
 }
 
@@ -304,7 +306,8 @@ void ProbePythonsWith(const ProbeInput& in, const PythonLayout& layout, Snapshot
     env.cudamatch_own = c.found_by == FoundByName(FoundBy::kOwnEnv);
     env.executable = c.executable.empty() ? layout.executable(*in.fs, env) : c.executable;
     FillSitePackages(in, layout, env);
-    ScanPackages(*in.fs, env, trail);
+    if (in.env_cache) in.env_cache->Scan(in, env, snap);
+    else ScanPackages(*in.fs, env, trail);
     trail.Found(env.prefix, env.version ? "Python " + env.version->ToString() : "Python version unknown");
     snap.pythons.push_back(std::move(env));
   }
