@@ -41,7 +41,7 @@ endif()
 if(NOT CMAKE_CROSSCOMPILING)
   add_test(NAME cache_cold_warm_corrupted
            COMMAND sh ${CMAKE_SOURCE_DIR}/cmake/cache_suite.sh $<TARGET_FILE:cudamatch_tests>
-                   "GoldenRun*:FixtureMachine*:Situations*:PlatformSituations*:EnvCache*")
+                   "*GoldenRun*:*FixtureMachine*:Situations*:PlatformSituations*:EnvCache*:MemoFs*")
   set_tests_properties(cache_cold_warm_corrupted PROPERTIES
                        ENVIRONMENT "CUDAMATCH_SOURCE_DIR=${CMAKE_SOURCE_DIR}" TIMEOUT 900)
 endif()

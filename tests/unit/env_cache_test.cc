@@ -294,7 +294,8 @@ TEST(EnvCacheDir, XdgThenHome) {
 
 // The fixture machine's environment variables (HOME, PATH, ...) and the cache directory.
 std::vector<std::string> CliEnv(const TempDir& t) {
-  std::vector<std::string> env = {"CUDAMATCH_CACHE_DIR=" + t.path() + "/c"};
+  // CUDAMATCH_CACHE given (empty) so that cmake/cache_suite.sh's "on" does not reach these runs.
+  std::vector<std::string> env = {"CUDAMATCH_CACHE_DIR=" + t.path() + "/c", "CUDAMATCH_CACHE="};
   std::ifstream in(testing::SourceDir() + "/tests/fixtures/machines/" + kMachine + "/env");
   for (std::string kv; std::getline(in, kv);) {
     if (!kv.empty() && kv[0] != '#') env.push_back(kv);
@@ -321,7 +322,7 @@ TEST(EnvCacheCli, UnderRootOnlyWhenAskedAndNeverWithNoCache) {
   EXPECT_EQ(cold.out, plain.out);
   EXPECT_EQ(warm.out, plain.out);
   EXPECT_EQ(warm.exit_code, plain.exit_code);
-  env.push_back("CUDAMATCH_CACHE=off");
+  env[1] = "CUDAMATCH_CACHE=off";  // CliEnv: the cache directory, then the mode
   stdfs::remove_all(t.path() + "/c");
   testing::RunCudamatch({"doctor", "--root", machine, "--cache"}, env);
   EXPECT_EQ(Entries(t.path() + "/c"), 0u);
