@@ -34,7 +34,7 @@ calls() {  # calls LABEL ROOT command...: strace, then the per-environment count
   strace -f -y -e trace=%file,read,pread64,getdents64 -o "$tmp/trace" "$@" >/dev/null 2>&1 || true
   "$@" --json >"$tmp/doc.json" 2>/dev/null || true
   echo "-- $label"
-  python3 "$here/fs_calls.py" "$tmp/trace" "$tmp/doc.json" --root "$root" | head -2
+  python3 "$here/fs_calls.py" "$tmp/trace" "$tmp/doc.json" --root "$root" --summary
 }
 
 echo "machine: $(nproc) cores, $(uname -r), load $(cut -d' ' -f1-3 /proc/loadavg); $(date -u +%Y-%m-%dT%H:%MZ); cudamatch $("$cm" --version)"

@@ -3,14 +3,14 @@
 
   strace -f -y -e trace=%file,read,pread64,getdents64 -o TRACE cudamatch doctor ...
   cudamatch doctor --json ... > JSON
-  bench/fs_calls.py TRACE JSON [--root DIR] [--repeats]
+  bench/fs_calls.py TRACE JSON [--root DIR] [--repeats] [--summary]
 
 Each call is attributed to the path it acts on (the quoted path, joined to the directory
 descriptor strace -y names; a /proc/self/fd/N reopen to the file N was opened as; a read,
 pread64 or getdents64 to its descriptor's path). A call belongs to an environment when its path
 lies under one of the environment's site-packages directories or under its prefix (a prefix of
 /usr or /usr/local counts only through its site directories and lib/pythonX.Y). Prints the
-total, the calls per environment (mean, max) and, with --repeats, the paths acted on by more
+total, the calls per environment (mean, max; each environment's count unless --summary) and, with --repeats, the paths acted on by more
 than one open, stat or listing.
 """
 import collections
@@ -105,16 +105,20 @@ def main():
             seen[(name, path)] += 1
         if not path:
             continue
+        best = None  # the longest directory that holds the path: envs/x, not the base env above it
         for prefix, dirs in roots:
-            if any(path == d or path.startswith(d.rstrip('/') + '/') for d in dirs):
-                per_env[prefix] += 1
-                break
+            for d in dirs:
+                if (path == d or path.startswith(d.rstrip('/') + '/')) and (best is None or len(d) > best[1]):
+                    best = (prefix, len(d))
+        if best:
+            per_env[best[0]] += 1
     in_envs = sum(per_env.values())
     print(f'calls: {total} ({", ".join(f"{k} {v}" for k, v in by_call.most_common())})')
     print(f'environments: {len(envs)}; calls inside them: {in_envs}; per environment: '
           f'mean {in_envs / max(len(envs), 1):.1f}, max {max(per_env.values(), default=0)}')
-    for prefix, _ in roots:
-        print(f'  {per_env[prefix]:6d}  {prefix}')
+    if '--summary' not in sys.argv:
+        for prefix, _ in roots:
+            print(f'  {per_env[prefix]:6d}  {prefix}')
     if '--repeats' in sys.argv:
         rep = [(n, k) for k, n in seen.items() if n > 1]
         print(f'paths acted on more than once by the same call: {len(rep)}')

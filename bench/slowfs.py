@@ -4,9 +4,10 @@
   bench/slowfs.py SOURCE MOUNTPOINT [DELAY_MS]      (default 0.5; Debian: python3-fusepy, fuse3)
 
 Every call the kernel sends (lookup/getattr, readdir, open, read, readlink, release, ...) waits
-DELAY_MS first, as a round trip to an NFS, Lustre or GPFS server would. The kernel's attribute,
-entry and negative caches are off (timeouts 0), so each stat a program makes reaches this
-process, as on a network file system that revalidates. Runs in the foreground until unmounted
+DELAY_MS first, as a round trip to an NFS, Lustre or GPFS server would. The kernel's attribute
+cache is off (timeout 0), so each stat a program makes reaches this process, as on a network file
+system that revalidates attributes; names already looked up (directories on the way, files
+found missing) are remembered for a second, as NFS clients keep their name caches. Runs in the foreground until unmounted
 (fusermount3 -u MOUNTPOINT) or killed.
 """
 import errno
@@ -78,7 +79,7 @@ def main():
     source, mountpoint = os.path.abspath(sys.argv[1]), sys.argv[2]
     delay_ms = float(sys.argv[3]) if len(sys.argv) > 3 else 0.5
     fusepy.FUSE(Slow(source, delay_ms / 1000), mountpoint, foreground=True, ro=True, nothreads=True,
-                use_ino=True, attr_timeout=0, entry_timeout=0, negative_timeout=0)
+                use_ino=True, attr_timeout=0, entry_timeout=1, negative_timeout=1)
 
 
 if __name__ == "__main__":
