@@ -63,6 +63,16 @@ class CountingFs : public Fs {
 constexpr const char* kMachine = "flash-attn-no-sm";  // pyenv 3.11.7: torch 2.4.0+cu121, flash-attn
 constexpr const char* kSite = "/home/dave/.pyenv/versions/3.11.7/lib/python3.11/site-packages";
 
+// What the cache can touch: the environments and the python and binaries probes' trail entries.
+std::string EnvironmentJson(const Snapshot& snap) {
+  Json doc = DoctorJson(snap, {});
+  Json trail = Json::array();
+  for (const Json& e : doc["trail"]) {
+    if (e["probe"] == "python" || e["probe"] == "binaries") trail.push_back(e);
+  }
+  return Json{{"pythons", doc["pythons"]}, {"trail", trail}}.dump(1);
+}
+
 struct ProbeRun {
   std::string json;
   EnvCacheStats stats;
@@ -102,7 +112,7 @@ class EnvCacheTest : public ::testing::Test {
     EnvCache cache(OpenCacheStore(cache_), o);
     if (use_cache) in.env_cache = &cache;
     Snapshot snap = TakeSnapshot(in);
-    return ProbeRun{DoctorJson(snap, {}).dump(1), cache.stats(), counts->Contents(kSite), counts->Total(kSite)};
+    return ProbeRun{EnvironmentJson(snap), cache.stats(), counts->Contents(kSite), counts->Total(kSite)};
   }
   std::vector<FileSig> Deps() const {
     std::vector<FileSig> out;
