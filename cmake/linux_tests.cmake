@@ -36,3 +36,12 @@ if(NOT CMAKE_CROSSCOMPILING)  # the wrapper runs the binary itself, without the 
                        ENVIRONMENT "CUDAMATCH_SOURCE_DIR=${CMAKE_SOURCE_DIR}"
                        SKIP_RETURN_CODE 77 TIMEOUT 600)
 endif()
+# The golden and fixture suites over the environment cache: cold, warm and corrupted on purpose
+# (cmake/cache_suite.sh). Nothing the cache holds may change an answer.
+if(NOT CMAKE_CROSSCOMPILING)
+  add_test(NAME cache_cold_warm_corrupted
+           COMMAND sh ${CMAKE_SOURCE_DIR}/cmake/cache_suite.sh $<TARGET_FILE:cudamatch_tests>
+                   "*GoldenRun*:*FixtureMachine*:Situations*:PlatformSituations*:EnvCache*:MemoFs*")
+  set_tests_properties(cache_cold_warm_corrupted PROPERTIES
+                       ENVIRONMENT "CUDAMATCH_SOURCE_DIR=${CMAKE_SOURCE_DIR}" TIMEOUT 900)
+endif()

@@ -1,10 +1,13 @@
 #include "cli/machine.h"
 
+#include <chrono>
 #include <cmath>
 #include <cstdlib>
 
 #include "cli/process.h"
 #include "derive/derive.h"
+#include "core/cache_store.h"
+#include "core/memo_fs.h"
 #include "core/text.h"
 
 namespace cudamatch {
@@ -23,6 +26,9 @@ void AddMachineOptions(Command& sub, MachineOptions& opt) {
   AddRootOption(sub, opt, "Inspect the machine image under DIR (nothing of this host is loaded)");
   sub.Repeated("--python", &opt.pythons, "PYTHON", "Also inspect this interpreter or environment (repeatable)");
   AddDriverTimeoutOption(sub, opt);
+  sub.Flag("--no-cache", &opt.no_cache,
+           "Read every Python environment afresh, without the environment cache (~/.cache/cudamatch)");
+  sub.Flag("--cache", &opt.cache, "Use the environment cache under --root too");
 }
 
 Result<int> DriverTimeoutMs(const std::string& flag, const std::string& env) {
@@ -48,6 +54,24 @@ void AttachNvidiaLibraries(MachineProbe& m, ProbeInput& in, int timeout_ms) {
   m.cuda = MakeRealCuda(libs.cuda, timeout_ms);
   in.nvml = m.nvml.get();
   in.cuda = m.cuda.get();
+}
+
+// The environment cache (probe/env_cache.h): this machine's own Linux tree unless --no-cache or
+// CUDAMATCH_CACHE=off; under --root only with --cache or CUDAMATCH_CACHE=on. The directory is
+// CUDAMATCH_CACHE_DIR, else $XDG_CACHE_HOME/cudamatch, else ~/.cache/cudamatch.
+std::unique_ptr<EnvCache> MakeEnvCache(const MachineOptions& opt, const Context& ctx, bool own_root, Os os) {
+  std::string mode = ctx.Env("CUDAMATCH_CACHE");
+  if (opt.no_cache || mode == "off" || os != Os::kLinux) return nullptr;
+  if (!own_root && !opt.cache && mode != "on") return nullptr;
+  std::string dir = ctx.Env("CUDAMATCH_CACHE_DIR");
+  if (dir.empty()) dir = DefaultCacheDir(ctx.Env("XDG_CACHE_HOME"), ctx.Env("HOME"), ctx.Env("LOCALAPPDATA"));
+  auto store = dir.empty() ? nullptr : OpenCacheStore(dir);
+  if (!store) return nullptr;
+  EnvCacheOptions o;
+  o.tool_version = CUDAMATCH_VERSION;
+  o.catalog_date = ctx.catalog.data_date;
+  o.now_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+  return std::make_unique<EnvCache>(std::move(store), o);
 }
 
 FsOptions FsOptionsFrom(const Context& ctx) {
@@ -95,7 +119,7 @@ Result<MachineProbe> ProbeMachine(const MachineOptions& opt, const Context& ctx)
     root = *valid;
   }
   MachineProbe m;
-  m.fs = MakeRealFs(root, FsOptionsFrom(ctx));
+  m.fs = MakeMemoFs(MakeRealFs(root, FsOptionsFrom(ctx)));
   bool own_root = m.fs->root() == "/";
   if (!own_root) {
     if (Status tree = CheckTree(*m.fs, *tree_os, opt.root); !tree.ok()) return Error{tree.error()};
@@ -110,6 +134,8 @@ Result<MachineProbe> ProbeMachine(const MachineOptions& opt, const Context& ctx)
   std::string pwd = own_root ? WorkingDirectory(ctx.Env("PWD")) : ctx.Env("PWD");
   in.cwd = pwd.empty() ? "/" : pwd;
   AttachNvidiaLibraries(m, in, *timeout_ms);
+  m.env_cache = MakeEnvCache(opt, ctx, own_root, *tree_os);
+  in.env_cache = m.env_cache.get();
   if (own_root) {
     HostFacts host = ThisHost();
     in.host_arch = host.arch;

@@ -9,6 +9,7 @@
 #include "cli/common.h"
 #include "core/fs.h"
 #include "probe/context.h"
+#include "probe/env_cache.h"
 
 namespace cudamatch {
 
@@ -17,12 +18,15 @@ struct MachineOptions {
   bool root_given = false;
   std::vector<std::string> pythons;
   std::string driver_timeout;  // --driver-timeout SECONDS, else CUDAMATCH_DRIVER_TIMEOUT, else 2
+  bool no_cache = false;       // --no-cache: read every environment afresh
+  bool cache = false;          // --cache: use the environment cache under --root too
 };
 
 struct MachineProbe {
   std::unique_ptr<Fs> fs;
   std::unique_ptr<NvmlApi> nvml;
   std::unique_ptr<CudaApi> cuda;
+  std::unique_ptr<EnvCache> env_cache;
   Snapshot snapshot;
 };
 

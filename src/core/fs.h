@@ -25,6 +25,12 @@ struct Unreadable {
 struct FileInfo {
   FileType type = FileType::kMissing;
   uint64_t size = 0;
+  // What tells one version of a file from another (the environment cache's validation): zero
+  // where the file system does not say (FakeFs, Windows).
+  uint64_t device = 0;
+  uint64_t inode = 0;
+  int64_t mtime_ns = 0;
+  int64_t ctime_ns = 0;
   bool exists() const { return type != FileType::kMissing; }
 };
 

@@ -33,6 +33,15 @@ FileType TypeOf(mode_t mode) {
   return FileType::kOther;
 }
 
+FileInfo InfoOf(const struct stat& st) {
+  FileInfo info{TypeOf(st.st_mode), static_cast<uint64_t>(st.st_size)};
+  info.device = static_cast<uint64_t>(st.st_dev);
+  info.inode = static_cast<uint64_t>(st.st_ino);
+  info.mtime_ns = static_cast<int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
+  info.ctime_ns = static_cast<int64_t>(st.st_ctim.tv_sec) * 1000000000 + st.st_ctim.tv_nsec;
+  return info;
+}
+
 std::string ErrnoText(int err) { return std::strerror(err); }
 
 // Errors that mean "it is there, but could not be read", as opposed to "it is not there".
@@ -158,7 +167,7 @@ class RealFs : public Fs {
       NoteUnreadable(path, errno);
       return FileInfo{};
     }
-    return FileInfo{TypeOf(st.st_mode), static_cast<uint64_t>(st.st_size)};
+    return InfoOf(st);
   }
 
   FileInfo LStat(std::string_view path) const override {
@@ -166,7 +175,7 @@ class RealFs : public Fs {
     struct stat st;
     if (own_root_) {
       if (lstat(norm.c_str(), &st) != 0) return NoteUnreadable(norm, errno), FileInfo{};
-      return FileInfo{TypeOf(st.st_mode), static_cast<uint64_t>(st.st_size)};
+      return InfoOf(st);
     }
     if (norm == "/") return Stat(norm);
     Fd parent(Open(Dirname(norm), O_PATH | O_DIRECTORY));
@@ -174,7 +183,7 @@ class RealFs : public Fs {
     if (!parent.ok() || fstatat(parent.get(), name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) {
       return NoteUnreadable(norm, errno), FileInfo{};
     }
-    return FileInfo{TypeOf(st.st_mode), static_cast<uint64_t>(st.st_size)};
+    return InfoOf(st);
   }
 
   Result<std::string> ReadLink(std::string_view path) const override {
@@ -246,8 +255,9 @@ class RealFs : public Fs {
   // A regular file opened for reading, its type checked on the descriptor that is read: the path
   // is opened once with O_PATH (which opens no FIFO or device), that descriptor is checked, and
   // the same file is then opened for reading through it (/proc/self/fd), so a FIFO or device
-  // swapped in after the check is never opened. Without /proc the path is opened again and must
-  // still be the file checked. `st` is the file's status.
+  // swapped in after the check is never opened (and that descriptor needs no second fstat: it
+  // opens the very inode checked). Without /proc the path is opened again and must still be the
+  // file checked. `st` is the file's status.
   Result<int> OpenRegular(std::string_view path, struct stat* st) const {
     Fd checked(Open(path, O_PATH));
     if (!checked.ok() || fstat(checked.get(), st) != 0) return Failed(path);
@@ -257,6 +267,7 @@ class RealFs : public Fs {
     bool reopened = fd >= 0;
     if (!reopened && errno == ENOENT) fd = Open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY);
     if (fd < 0) return Failed(path);
+    if (reopened) return fd;  // the file the checked descriptor names: no second check needed
     struct stat st2;
     if (fstat(fd, &st2) != 0 || !S_ISREG(st2.st_mode) || st2.st_ino != st->st_ino || st2.st_dev != st->st_dev) {
       close(fd);

@@ -17,6 +17,7 @@
 #include <algorithm>
 
 #include "core/text.h"
+#include "probe/env_cache.h"
 
 namespace cudamatch {
 
@@ -90,18 +91,25 @@ std::string TorchSite(const Fs& fs, const PythonEnv& env) {
   return "";
 }
 
+void ReadTorchLibs(const Fs& fs, PythonEnv& env, Trail& trail) {
+  auto it = env.packages.find("torch");
+  if (it == env.packages.end()) return;
+  std::string site = TorchSite(fs, env);
+  if (site.empty()) return;
+  for (std::string_view name : TorchCudaLibraries()) {
+    std::string path = site + "/torch/lib/" + std::string(name);
+    if (!fs.IsFile(path)) continue;
+    it->second.binaries.push_back(ReadBinary(fs, path, trail));
+  }
+}
+
 namespace {
 
-void ProbeTorchLibs(const ProbeInput& in, PythonEnv& env, Trail& trail) {
+void ResolveRuntime(const ProbeInput& in, PythonEnv& env, Trail& trail) {
   auto it = env.packages.find("torch");
   if (it == env.packages.end()) return;
   std::string site = TorchSite(*in.fs, env);
   if (site.empty()) return;
-  for (std::string_view name : TorchCudaLibraries()) {
-    std::string path = site + "/torch/lib/" + std::string(name);
-    if (!in.fs->IsFile(path)) continue;
-    it->second.binaries.push_back(ReadBinary(*in.fs, path, trail));
-  }
   it->second.runtime = ResolveTorchRuntime(in, env, site, it->second.binaries);
   for (const RuntimeLib& r : it->second.runtime) {
     if (r.path.empty()) trail.Missing(r.soname, "not found in the loader's search path");
@@ -111,10 +119,19 @@ void ProbeTorchLibs(const ProbeInput& in, PythonEnv& env, Trail& trail) {
 
 }  // namespace
 
+// With the environment cache, the python probe has read the environment's files already
+// (env_cache.h): its trail entries are put here, in the order this probe writes them.
 void ProbeBinaries(const ProbeInput& in, Snapshot& snap) {
   Trail trail(snap, "binaries");
   for (PythonEnv& env : snap.pythons) {
-    ProbeTorchLibs(in, env, trail);
+    if (const EnvScan* scan = in.env_cache ? in.env_cache->Scanned(env) : nullptr) {
+      snap.trail.insert(snap.trail.end(), scan->torch_trail.begin(), scan->torch_trail.end());
+      ResolveRuntime(in, env, trail);
+      snap.trail.insert(snap.trail.end(), scan->extension_trail.begin(), scan->extension_trail.end());
+      continue;
+    }
+    ReadTorchLibs(*in.fs, env, trail);
+    ResolveRuntime(in, env, trail);
     env.extensions = ScanExtensions(*in.fs, env, trail);
   }
 }

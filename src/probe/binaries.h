@@ -26,6 +26,8 @@ bool LinksCuda(const BinaryInfo& b);
 const std::vector<std::string_view>& TorchCudaLibraries();
 // The site-packages directory holding torch/lib, or "".
 std::string TorchSite(const Fs& fs, const PythonEnv& env);
+// torch's CUDA libraries (TorchCudaLibraries) read into its package's `binaries`.
+void ReadTorchLibs(const Fs& fs, PythonEnv& env, Trail& trail);
 
 // Distributions of the environment that ship CUDA shared objects (torch itself excluded).
 std::vector<ExtensionInfo> ScanExtensions(const Fs& fs, const PythonEnv& env, Trail& trail);

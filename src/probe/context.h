@@ -19,6 +19,8 @@ namespace cudamatch {
 inline constexpr size_t kSmallFileCap = 64 * 1024;
 inline constexpr size_t kMetadataCap = 256 * 1024;
 
+class EnvCache;  // env_cache.h
+
 struct ProbeInput {
   const Fs* fs = nullptr;
   std::map<std::string, std::string> env;
@@ -33,6 +35,7 @@ struct ProbeInput {
   std::string host_glibc;  // gnu_get_libc_version() when root is "/"
   std::string self_exe;    // this program's own file when root is "/" (a venv, pipx or uv tool env)
   Os os = Os::kLinux;      // the tree's system: kWindows reads a Windows tree (doctor --os windows)
+  EnvCache* env_cache = nullptr;  // null: every environment is read (--no-cache, --root, Windows trees)
 
   std::string Env(std::string_view name) const {
     auto it = env.find(std::string(name));

@@ -20,6 +20,7 @@
 #include "core/text.h"
 #include "probe/context.h"
 #include "probe/externally_managed.h"
+#include "probe/env_cache.h"
 #include "probe/own_env.h"
 #include "probe/packages.h"
 #include "probe/parsers.h"
@@ -222,8 +223,9 @@ std::vector<std::string> PosixSiteDirs(const ProbeInput& in, const PythonEnv& en
 void FillSitePackages(const ProbeInput& in, const PythonLayout& layout, PythonEnv& env) {
   std::set<std::string> seen;  // lib64 is often a link to lib: scan each real directory once
   for (const std::string& d : layout.site_dirs(in, env)) {
+    if (!in.fs->IsDir(d)) continue;  // most candidates are absent: one stat, no resolution
     auto real = in.fs->Resolve(d);
-    if (in.fs->IsDir(d) && real && seen.insert(*real).second) env.site_packages.push_back(d);
+    if (real && seen.insert(*real).second) env.site_packages.push_back(d);
   }
 }
 
@@ -309,7 +311,8 @@ void ProbePythonsWith(const ProbeInput& in, const PythonLayout& layout, Snapshot
     FillSitePackages(in, layout, env);
     env.externally_managed = FindExternallyManaged(*in.fs, env);
     if (!env.externally_managed.empty()) trail.Found(env.externally_managed, "externally managed (PEP 668)");
-    ScanPackages(*in.fs, env, trail);
+    if (in.env_cache) in.env_cache->Scan(in, env, snap);
+    else ScanPackages(*in.fs, env, trail);
     trail.Found(env.prefix, env.version ? "Python " + env.version->ToString() : "Python version unknown");
     snap.pythons.push_back(std::move(env));
   }

@@ -106,7 +106,7 @@ TEST(Generate, BashCompletesEachCommandsFlags) {
   EXPECT_EQ(BashComplete(dir, script, "cudamatch doctor --ro"), std::set<std::string>{"--root"});
   EXPECT_EQ(BashComplete(dir, script, "cudamatch check --req"), (std::set<std::string>{"--require", "--requirement"}));
   EXPECT_EQ(BashComplete(dir, script, "cudamatch lookup --js"), std::set<std::string>{"--json"});  // global
-  EXPECT_EQ(BashComplete(dir, script, "cudamatch doctor --no"), std::set<std::string>{});  // plan's flag only
+  EXPECT_EQ(BashComplete(dir, script, "cudamatch doctor --no"), std::set<std::string>{"--no-cache"});  // not plan's --no-detect
   EXPECT_EQ(BashComplete(dir, script, "cudamatch --gen"), std::set<std::string>{});      // hidden
   // After an option that takes a value bash offers nothing itself (-o default completes files).
   EXPECT_EQ(BashComplete(dir, script, "cudamatch doctor --root ''"), std::set<std::string>{});

@@ -173,7 +173,8 @@ TEST(Safety, ScanningNeverRunsTheEnvironmentsCode) {
   EXPECT_FALSE(std::filesystem::exists(marker));
 }
 
-// Nothing is written: the tree, the working directory and the home directory are unchanged.
+// Nothing is written: the tree, the working directory and the home directory are unchanged
+// (but for the environment cache in ~/.cache/cudamatch, unless --no-cache).
 TEST(Safety, WritesNothing) {
   TempDir t;
   BaseMachine(t);
@@ -187,8 +188,15 @@ TEST(Safety, WritesNothing) {
   };
   auto before = listing();
   RunCudamatch({"doctor", "--root", t.path()}, {"LANG=C.UTF-8", "HOME=" + t.path(), "PWD=" + t.path()});
-  RunCudamatch({"doctor", "--json"}, {"LANG=C.UTF-8", "HOME=" + t.path(), "PWD=" + t.path()});
+  RunCudamatch({"doctor", "--json", "--no-cache"}, {"LANG=C.UTF-8", "HOME=" + t.path(), "PWD=" + t.path()});
   EXPECT_EQ(before, listing());
+  // With the environment cache (the default on this machine), only ~/.cache/cudamatch is written.
+  RunCudamatch({"doctor", "--json"}, {"LANG=C.UTF-8", "HOME=" + t.path(), "PWD=" + t.path()});
+  std::vector<std::string> after;
+  for (const std::string& e : listing()) {
+    if (e.rfind(t.path() + "/.cache", 0) != 0) after.push_back(e);
+  }
+  EXPECT_EQ(before, after);
 }
 
 // The real dlopen path, with stand-in libraries built for the tests.

@@ -39,9 +39,9 @@ struct RunResult {
 };
 // The command that runs a target binary: empty natively, qemu-user under a cross build.
 std::vector<std::string> EmulatorCommand();
-// Runs the cudamatch binary with exactly these environment variables (and CUDAMATCH_NO_OPENAT2
-// when the test itself runs with it). With `stdout_fd` >= 0, the binary's stdout is that
-// descriptor and `out` stays empty.
+// Runs the cudamatch binary with exactly these environment variables (and CUDAMATCH_NO_OPENAT2,
+// CUDAMATCH_CACHE_DIR and CUDAMATCH_CACHE when the test itself runs with them). With
+// `stdout_fd` >= 0, the binary's stdout is that descriptor and `out` stays empty.
 RunResult RunCudamatch(const std::vector<std::string>& args, const std::vector<std::string>& env = {"LANG=C.UTF-8"},
                        int stdout_fd = -1);
 // The real filesystem under `root`, with openat2 off when the test runs with CUDAMATCH_NO_OPENAT2.

@@ -9,6 +9,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <stdexcept>
@@ -46,6 +47,12 @@ RunResult RunCudamatch(const std::vector<std::string>& args, const std::vector<s
   argv.push_back(nullptr);
   std::vector<std::string> env_s = env;
   if (const char* no_openat2 = std::getenv("CUDAMATCH_NO_OPENAT2")) env_s.push_back(std::string("CUDAMATCH_NO_OPENAT2=") + no_openat2);
+  // The suite run again over the environment cache (cmake/cache_suite.sh): its directory and mode.
+  for (const char* name : {"CUDAMATCH_CACHE_DIR", "CUDAMATCH_CACHE"}) {
+    std::string prefix = std::string(name) + "=";
+    bool given = std::any_of(env.begin(), env.end(), [&](const std::string& e) { return e.rfind(prefix, 0) == 0; });
+    if (const char* value = std::getenv(name); value != nullptr && !given) env_s.push_back(prefix + value);
+  }
   for (std::string& e : env_s) envp.push_back(e.data());
   envp.push_back(nullptr);
   pid_t pid;

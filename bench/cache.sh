@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# The environment cache and the file-system calls per environment (bench/README.md, "Few calls
+# per environment"), in one run:
+#   1. this machine: calls per environment (strace, bench/fs_calls.py) and wall time, cold
+#      (--no-cache) and warm (a second run over the same cache directory);
+#   2. a synthetic login node of 30 conda environments x 200 distributions
+#      (bench/make_conda_machine.py): the same, through --root --cache;
+#   3. the same machine through a FUSE passthrough that waits DELAY ms before every operation
+#      (bench/slowfs.py, python3-fusepy), and through the passthrough without waiting (its own
+#      cost), cold and warm;
+#   4. one paired run: doctor (warm) against python3 -m torch.utils.collect_env.
+#   bench/cache.sh [BINARY] [DELAY_MS]       (default build/cudamatch, 0.5)
+set -euo pipefail
+cm=$(realpath "${1:-build/cudamatch}")
+delay=${2:-0.5}
+here=$(cd "$(dirname "$0")" && pwd)
+runs=${CUDAMATCH_BENCH_RUNS:-10}
+tmp=$(mktemp -d)
+fuse_pid=
+cleanup() {
+  if [ -n "$fuse_pid" ]; then fusermount3 -u "$tmp/mnt" 2>/dev/null || true; wait "$fuse_pid" 2>/dev/null || true; fi
+  rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+median_ms() {  # median wall milliseconds: median_ms RUNS command...
+  local n=$1; shift
+  hyperfine -N -i --warmup 0 --runs "$n" --export-json "$tmp/h.json" -- "$(printf '%q ' "$@")" >/dev/null 2>&1
+  python3 -c 'import json,sys; print("%.1f" % (1000 * json.load(open(sys.argv[1]))["results"][0]["median"]))' "$tmp/h.json"
+}
+
+calls() {  # calls LABEL ROOT command...: strace, then the per-environment count
+  local label=$1 root=$2; shift 2
+  strace -f -y -e trace=%file,read,pread64,getdents64 -o "$tmp/trace" "$@" >/dev/null 2>&1 || true
+  "$@" --json >"$tmp/doc.json" 2>/dev/null || true
+  echo "-- $label"
+  python3 "$here/fs_calls.py" "$tmp/trace" "$tmp/doc.json" --root "$root" --summary
+}
+
+echo "machine: $(nproc) cores, $(uname -r), load $(cut -d' ' -f1-3 /proc/loadavg); $(date -u +%Y-%m-%dT%H:%MZ); cudamatch $("$cm" --version)"
+
+echo "== 1. this machine"
+export CUDAMATCH_CACHE_DIR="$tmp/cache-host"
+calls "cold (--no-cache)" / "$cm" doctor --no-cache
+"$cm" doctor >/dev/null 2>&1 || true
+calls "warm" / "$cm" doctor
+echo "wall cold $(median_ms "$runs" "$cm" doctor --no-cache) ms, warm $(median_ms "$runs" "$cm" doctor) ms"
+
+echo "== 2. synthetic: 30 conda environments x 200 distributions"
+python3 "$here/make_conda_machine.py" "$tmp/m30" --envs 30 --dists 200
+sleep 3  # entries are not written for files changed in the last 2 s
+run_env=(env -i $(cat "$tmp/m30.env") CUDAMATCH_CACHE_DIR="$tmp/cache-m30")
+calls "cold (--no-cache)" "$tmp/m30" "${run_env[@]}" "$cm" doctor --root "$tmp/m30" --no-cache
+"${run_env[@]}" "$cm" doctor --root "$tmp/m30" --cache >/dev/null 2>&1 || true
+calls "warm" "$tmp/m30" "${run_env[@]}" "$cm" doctor --root "$tmp/m30" --cache
+echo "wall cold $(median_ms "$runs" "${run_env[@]}" "$cm" doctor --root "$tmp/m30" --no-cache) ms," \
+     "warm $(median_ms "$runs" "${run_env[@]}" "$cm" doctor --root "$tmp/m30" --cache) ms"
+
+echo "== 3. synthetic through FUSE (bench/slowfs.py)"
+mkdir "$tmp/mnt"
+for d in 0 "$delay"; do
+  /usr/bin/python3 "$here/slowfs.py" "$tmp/m30" "$tmp/mnt" "$d" >"$tmp/fuse.log" 2>&1 &
+  fuse_pid=$!
+  for _ in $(seq 50); do mountpoint -q "$tmp/mnt" && break; sleep 0.1; done
+  mountpoint -q "$tmp/mnt" || { echo "FUSE did not mount:"; cat "$tmp/fuse.log"; exit 1; }
+  fuse_env=(env -i $(cat "$tmp/m30.env") CUDAMATCH_CACHE_DIR="$tmp/cache-fuse-$d")
+  cold=$(median_ms 1 "${fuse_env[@]}" "$cm" doctor --root "$tmp/mnt" --no-cache)
+  "${fuse_env[@]}" "$cm" doctor --root "$tmp/mnt" --cache >/dev/null 2>&1 || true
+  warm=$(median_ms 3 "${fuse_env[@]}" "$cm" doctor --root "$tmp/mnt" --cache)
+  echo "delay $d ms per operation: wall cold $cold ms, warm $warm ms"
+  fusermount3 -u "$tmp/mnt"
+  wait "$fuse_pid" || true
+  fuse_pid=
+done
+
+echo "== 4. paired: doctor (warm) and collect_env on this machine"
+export CUDAMATCH_CACHE_DIR="$tmp/cache-host"
+hyperfine -N -i --warmup 1 --runs "${CUDAMATCH_PAIRED_RUNS:-5}" --export-json "$tmp/p.json" \
+  -n doctor "$cm doctor" -n collect_env "/usr/bin/python3 -m torch.utils.collect_env" >/dev/null 2>&1
+python3 - "$tmp/p.json" <<'PY'
+import json, sys
+r = {x["command"]: x["median"] * 1000 for x in json.load(open(sys.argv[1]))["results"]}
+print(f"doctor {r['doctor']:.2f} ms, collect_env {r['collect_env']:.1f} ms: {r['collect_env'] / r['doctor']:.0f}x")
+PY

@@ -1,0 +1,90 @@
+// What was read from a Python environment's own files, kept between runs in the user's cache
+// directory (core/cache_store.h), one file per environment: its packages (packages.cc), the
+// build facts of torch's CUDA libraries and of its extensions (binaries*.cc), and the trail
+// entries those scans wrote. Where torch's libraries will load the CUDA runtime from depends on
+// the machine outside the environment (LD_LIBRARY_PATH, ld.so.conf) and is worked out every run.
+//
+// An entry names every path the scan looked at (read, opened, listed, stat'ed, links read) with
+// what stat said about it before it was looked at: type, device, inode, size, modification and
+// change time in nanoseconds (a missing path as missing). It is used only when one stat of each
+// path says the same again, so a file changed, replaced (a rename gives another inode and change
+// time even with the same size and modification time), added to or removed from a directory
+// listed, or deleted makes the next run read the environment again. The key holds the root, the
+// environment's prefix and site directories, cudamatch's version and the catalog's date. An entry
+// is not written when a path it depends on changed less than two seconds before the scan began
+// (a change within the same clock tick could leave its times as they were), when anything could
+// not be read, or for a Windows tree. Format: a line "cudamatch-env-cache 1", a line with the
+// FNV-1a 64 checksum of the rest, then JSON; an entry that does not parse, fails its checksum or
+// names another key is ignored (and replaced).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/cache_store.h"
+#include "probe/context.h"
+
+namespace cudamatch {
+
+struct FileSig {
+  std::string path;
+  bool follow = true;  // stat (true) or lstat (false)
+  FileInfo info;
+};
+
+// The facts of one environment read from its files.
+struct EnvScan {
+  std::map<std::string, PackageInfo> packages;  // torch's `binaries` filled, `runtime` empty
+  std::vector<ExtensionInfo> extensions;
+  std::vector<Evidence> package_trail;    // the python probe's entries
+  std::vector<Evidence> torch_trail;      // the binaries probe's, torch's libraries
+  std::vector<Evidence> extension_trail;  // the binaries probe's, the extensions
+  std::vector<FileSig> deps;
+};
+
+struct EnvCacheOptions {
+  std::string tool_version;
+  std::string catalog_date;
+  int64_t now_ns = 0;                         // when the run began (wall clock)
+  int64_t racy_ns = 2'000'000'000;            // changes this recent keep an entry from being written
+};
+
+struct EnvCacheStats {
+  size_t hits = 0, misses = 0, written = 0;
+};
+
+class EnvCache {
+ public:
+  EnvCache(std::unique_ptr<CacheStore> store, EnvCacheOptions options);
+
+  // The python probe: fills env.packages and env.extensions, from the cache or by reading the
+  // environment (and then keeps the result), and appends the package trail.
+  void Scan(const ProbeInput& in, PythonEnv& env, Snapshot& snap);
+  // The binaries probe: the scan made for `env` this run, or nullptr.
+  const EnvScan* Scanned(const PythonEnv& env) const;
+  const EnvCacheStats& stats() const { return stats_; }
+
+  std::string KeyOf(const Fs& fs, const PythonEnv& env) const;
+  static std::string FileName(const std::string& key);
+
+ private:
+  std::unique_ptr<CacheStore> store_;
+  EnvCacheOptions options_;
+  EnvCacheStats stats_;
+  std::map<std::string, EnvScan> scans_;  // by prefix and version
+};
+
+// Reads the environment's files through `fs` (packages, torch's libraries, extensions).
+EnvScan ReadEnvironment(const Fs& fs, PythonEnv& env, Snapshot& snap);
+
+// The entry's text (nullopt when a path or detail is not UTF-8) and back; nullopt for anything
+// but a whole, intact entry of `key`.
+std::optional<std::string> EncodeEnvScan(const std::string& key, const EnvScan& scan);
+std::optional<EnvScan> DecodeEnvScan(const std::string& key, std::string_view text);
+// 16 hex digits of the FNV-1a 64 hash.
+std::string EnvCacheChecksum(std::string_view payload);
+
+}  // namespace cudamatch

@@ -1,0 +1,380 @@
+// The environment cache (probe/env_cache.h) never changes an answer: a warm run equals a run
+// without it and reads none of the environment's files; changing (same size and modification
+// time, only the change time moves), replacing (a rename: same size and times, another inode) or
+// deleting any path an entry depends on makes the next run read the environment again; damaged
+// or foreign entries are ignored; the directory refuses planted links; --root uses it only when
+// asked. Also: each path is asked about once per run (core/memo_fs.h).
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <thread>
+
+#include "core/cache_store.h"
+#include "core/memo_fs.h"
+#include "core/text.h"
+#include "probe/env_cache.h"
+#include "report/doctor.h"
+#include "report/json.h"
+#include "tests/unit/test_util.h"
+
+namespace cudamatch {
+namespace {
+
+namespace stdfs = std::filesystem;
+using testing::TempDir;
+
+// Counts what reaches the file system below it, per call and path.
+class CountingFs : public Fs {
+ public:
+  explicit CountingFs(std::unique_ptr<Fs> inner) : inner_(std::move(inner)) {}
+  Result<std::string> Read(std::string_view p, size_t cap) const override { return Count("read", p), inner_->Read(p, cap); }
+  Result<std::unique_ptr<RandomAccessFile>> Open(std::string_view p) const override { return Count("open", p), inner_->Open(p); }
+  Result<std::vector<std::string>> List(std::string_view p) const override { return Count("list", p), inner_->List(p); }
+  FileInfo Stat(std::string_view p) const override { return Count("stat", p), inner_->Stat(p); }
+  FileInfo LStat(std::string_view p) const override { return Count("lstat", p), inner_->LStat(p); }
+  Result<std::string> ReadLink(std::string_view p) const override { return Count("readlink", p), inner_->ReadLink(p); }
+  Result<std::string> Resolve(std::string_view p) const override { return Count("resolve", p), inner_->Resolve(p); }
+  const std::string& root() const override { return inner_->root(); }
+  std::vector<Unreadable> unreadable() const override { return inner_->unreadable(); }
+
+  mutable std::map<std::pair<std::string, std::string>, int> calls;
+  int Total(std::string_view under = "") const {
+    int n = 0;
+    for (const auto& [k, v] : calls) n += StartsWith(k.second, under) ? v : 0;
+    return n;
+  }
+  int Contents(std::string_view under) const {  // files read or opened
+    int n = 0;
+    for (const auto& [k, v] : calls) n += (k.first == "read" || k.first == "open") && StartsWith(k.second, under) ? v : 0;
+    return n;
+  }
+
+ private:
+  void Count(const char* what, std::string_view p) const { ++calls[{what, std::string(p)}]; }
+  std::unique_ptr<Fs> inner_;
+};
+
+constexpr const char* kMachine = "flash-attn-no-sm";  // pyenv 3.11.7: torch 2.4.0+cu121, flash-attn
+constexpr const char* kSite = "/home/dave/.pyenv/versions/3.11.7/lib/python3.11/site-packages";
+
+// What the cache can touch: the environments and the python and binaries probes' trail entries.
+std::string EnvironmentJson(const Snapshot& snap) {
+  Json doc = DoctorJson(snap, {});
+  Json trail = Json::array();
+  for (const Json& e : doc["trail"]) {
+    if (e["probe"] == "python" || e["probe"] == "binaries") trail.push_back(e);
+  }
+  return Json{{"pythons", doc["pythons"]}, {"trail", trail}}.dump(1);
+}
+
+struct ProbeRun {
+  std::string json;
+  EnvCacheStats stats;
+  int site_contents = 0;  // files read or opened under the site directory
+  int site_calls = 0;
+};
+
+class EnvCacheTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    root_ = tmp_.path() + "/root";
+    cache_ = tmp_.path() + "/cache";
+    Fresh();
+  }
+  void Fresh() {
+    stdfs::remove_all(root_);
+    stdfs::copy(testing::SourceDir() + "/tests/fixtures/machines/" + kMachine + "/root", root_,
+                stdfs::copy_options::recursive | stdfs::copy_options::copy_symlinks);
+    stdfs::remove_all(cache_);
+  }
+  ProbeRun Probe(bool use_cache) const {
+    auto counting = std::make_unique<CountingFs>(testing::MakeTestFs(root_));
+    CountingFs* counts = counting.get();
+    auto fs = MakeMemoFs(std::move(counting));
+    ProbeInput in;
+    in.fs = fs.get();
+    in.catalog = &testing::TheCatalog();
+    std::ifstream env(testing::SourceDir() + "/tests/fixtures/machines/" + kMachine + "/env");
+    for (std::string kv; std::getline(env, kv);) {
+      if (size_t eq = kv.find('='); eq != std::string::npos) in.env[kv.substr(0, eq)] = kv.substr(eq + 1);
+    }
+    EnvCacheOptions o;
+    o.tool_version = "test";
+    o.catalog_date = testing::TheCatalog().data_date;
+    o.now_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+    o.racy_ns = 0;  // the copied tree is seconds old; the tests wait a tick before changing it
+    EnvCache cache(OpenCacheStore(cache_), o);
+    if (use_cache) in.env_cache = &cache;
+    Snapshot snap = TakeSnapshot(in);
+    return ProbeRun{EnvironmentJson(snap), cache.stats(), counts->Contents(kSite), counts->Total(kSite)};
+  }
+  std::vector<FileSig> Deps() const {
+    std::vector<FileSig> out;
+    for (const auto& entry : stdfs::directory_iterator(cache_)) {
+      std::ifstream in(entry.path());
+      std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+      std::string key = text.substr(text.find("\"key\":\"") + 7);
+      key = nlohmann::json::parse("\"" + key.substr(0, key.find("\",\"")) + "\"").get<std::string>();
+      auto scan = DecodeEnvScan(key, text);
+      EXPECT_TRUE(scan.has_value()) << entry.path();
+      if (scan) out.insert(out.end(), scan->deps.begin(), scan->deps.end());
+    }
+    return out;
+  }
+
+  TempDir tmp_;
+  std::string root_, cache_;
+};
+
+TEST_F(EnvCacheTest, WarmRunEqualsUncachedAndReadsNoFileOfTheEnvironment) {
+  ProbeRun plain = Probe(false);
+  ProbeRun cold = Probe(true);
+  ASSERT_GE(cold.stats.written, 1u);
+  ProbeRun warm = Probe(true);
+  EXPECT_EQ(warm.stats.hits, cold.stats.written);
+  EXPECT_EQ(warm.stats.misses, cold.stats.misses - cold.stats.written);
+  EXPECT_EQ(cold.json, plain.json);
+  EXPECT_EQ(warm.json, plain.json);
+  EXPECT_NE(plain.json.find("flash-attn"), std::string::npos);
+  EXPECT_GT(cold.site_contents, 5);
+  EXPECT_EQ(warm.site_contents, 0);  // validated by stat alone (the loader's search still lists nvidia/)
+  EXPECT_LT(warm.site_calls, cold.site_calls);
+}
+
+// A path of the tree given as the root sees it, as this process sees it.
+std::string Host(const std::string& root, const std::string& path) { return root + path; }
+
+void WaitATick() { std::this_thread::sleep_for(std::chrono::milliseconds(20)); }
+
+// Same size, same modification time: only the change time (and the content) differ.
+void ChangeInPlace(const std::string& p) {
+  struct stat st;
+  ASSERT_EQ(stat(p.c_str(), &st), 0);
+  std::fstream f(p, std::ios::in | std::ios::out | std::ios::binary);
+  char c = 0;
+  f.read(&c, 1);
+  f.seekp(0);
+  c = static_cast<char>(c ^ 0x20);
+  if (st.st_size > 0) f.write(&c, 1);
+  f.close();
+  struct timespec times[2] = {st.st_atim, st.st_mtim};
+  ASSERT_EQ(utimensat(AT_FDCWD, p.c_str(), times, 0), 0);
+}
+
+// A copy renamed over it: same size and modification time, another inode.
+void ReplaceByRename(const std::string& p) {
+  struct stat st;
+  ASSERT_EQ(lstat(p.c_str(), &st), 0);
+  std::string tmp = p + ".new";
+  if (S_ISDIR(st.st_mode)) {
+    stdfs::copy(p, tmp, stdfs::copy_options::recursive | stdfs::copy_options::copy_symlinks);
+    stdfs::remove_all(p);
+  } else {
+    stdfs::copy(p, tmp, stdfs::copy_options::copy_symlinks);
+  }
+  struct timespec times[2] = {st.st_atim, st.st_mtim};
+  utimensat(AT_FDCWD, tmp.c_str(), times, AT_SYMLINK_NOFOLLOW);
+  ASSERT_EQ(rename(tmp.c_str(), p.c_str()), 0);
+}
+
+void Mutate(const FileSig& d, const std::string& p, int mode) {
+  if (!d.info.exists()) {  // a path looked for and not there: it appears
+    stdfs::create_directories(stdfs::path(p).parent_path());
+    std::ofstream(p) << "x";
+    return;
+  }
+  switch (mode) {
+    case 0:
+      if (d.info.type == FileType::kDirectory) std::ofstream(p + "/new-entry") << "x";
+      else ChangeInPlace(p);
+      break;
+    case 1: ReplaceByRename(p); break;
+    default: stdfs::remove_all(p); break;
+  }
+}
+
+TEST_F(EnvCacheTest, ChangingReplacingOrDeletingAnyDependencyIsSeen) {
+  Probe(true);
+  std::vector<FileSig> deps = Deps();
+  ASSERT_GT(deps.size(), 10u);
+  for (size_t i = 0; i < deps.size(); ++i) {
+    for (int mode : {0, 1, 2}) {
+      if (!deps[i].info.exists() && mode > 0) continue;
+      if (deps[i].path == "/" || (deps[i].info.type == FileType::kDirectory && mode == 2 && deps[i].path.size() < 12)) continue;
+      Fresh();
+      size_t written = Probe(true).stats.written;
+      ASSERT_GE(written, 1u);
+      WaitATick();
+      Mutate(deps[i], Host(root_, deps[i].path), mode);
+      ProbeRun cached = Probe(true);
+      ProbeRun plain = Probe(false);
+      SCOPED_TRACE(deps[i].path + " mode " + std::to_string(mode));
+      EXPECT_LT(cached.stats.hits, written);  // the environment that depends on it is read again
+      EXPECT_EQ(cached.json, plain.json);
+    }
+  }
+}
+
+TEST_F(EnvCacheTest, ANewTorchVersionIsSeenNextRun) {
+  ASSERT_NE(Probe(true).json.find("2.4.0+cu121"), std::string::npos);
+  WaitATick();
+  std::string version = Host(root_, std::string(kSite) + "/torch/version.py");
+  std::ifstream in(version);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  in.close();
+  ASSERT_NE(text.find("2.4.0+cu121"), std::string::npos);
+  text.replace(text.find("2.4.0+cu121"), 11, "2.4.1+cu121");  // same size
+  std::ofstream(version, std::ios::trunc) << text;
+  ProbeRun after = Probe(true);
+  EXPECT_NE(after.json.find("2.4.1+cu121"), std::string::npos);
+  EXPECT_EQ(after.json, Probe(false).json);
+}
+
+TEST_F(EnvCacheTest, DamagedOrForeignEntriesAreIgnoredAndReplaced) {
+  ProbeRun plain = Probe(false);
+  ASSERT_GE(Probe(true).stats.written, 1u);
+  std::vector<stdfs::path> entries;
+  for (const auto& e : stdfs::directory_iterator(cache_)) entries.push_back(e.path());
+  auto damage = [&](const std::function<std::string(std::string)>& how) {
+    for (const stdfs::path& p : entries) {
+      std::ifstream in(p);
+      std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+      in.close();
+      std::ofstream(p, std::ios::trunc) << how(text);
+    }
+    ProbeRun r = Probe(true);
+    EXPECT_EQ(r.stats.hits, 0u);
+    EXPECT_EQ(r.json, plain.json);
+    EXPECT_EQ(Probe(true).stats.hits, entries.size());  // rewritten whole
+  };
+  damage([](std::string t) { return t[t.size() / 2] ^= 1, t; });
+  damage([](std::string t) { return t.substr(0, t.size() / 2); });
+  damage([](std::string t) { return t.replace(0, 21, "cudamatch-env-cache 0"); });  // another format
+  damage([](std::string t) { return t.substr(0, 0); });
+  damage([](std::string t) {  // a valid entry of another key, under this name
+    std::string body = t.substr(t.find('\n', 22) + 1);
+    body.replace(body.find("\"key\":\"") + 7, 9, "CUDAMATCH");
+    return "cudamatch-env-cache 1\n" + EnvCacheChecksum(body) + "\n" + body;
+  });
+}
+
+TEST(EnvCacheStore, MadePrivateAndRefusesPlantedLinksAndOpenDirectories) {
+  TempDir t;
+  auto store = OpenCacheStore(t.path() + "/made");
+  ASSERT_NE(store, nullptr);
+  struct stat st;
+  ASSERT_EQ(stat((t.path() + "/made").c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 0777, 0700u);
+  EXPECT_TRUE(store->Put("a", "text"));
+  EXPECT_EQ(store->Get("a", 100).value_or(""), "text");
+  EXPECT_FALSE(store->Get("a", 3).has_value());  // over the cap
+
+  t.Mkdir("elsewhere");
+  chmod((t.path() + "/elsewhere").c_str(), 0700);
+  t.Symlink(t.path() + "/elsewhere", "planted");
+  EXPECT_EQ(OpenCacheStore(t.path() + "/planted"), nullptr);
+  t.Mkdir("open");
+  chmod((t.path() + "/open").c_str(), 0777);
+  EXPECT_EQ(OpenCacheStore(t.path() + "/open"), nullptr);
+  t.Mkdir("opendir");
+  chmod((t.path() + "/opendir").c_str(), 0777);
+  EXPECT_EQ(OpenCacheStore(t.path() + "/opendir/cache"), nullptr);  // others could rename it away
+
+  t.Write("secret", "not a cache entry");
+  ASSERT_EQ(symlink((t.path() + "/secret").c_str(), (t.path() + "/made/b").c_str()), 0);
+  EXPECT_FALSE(store->Get("b", 100).has_value());
+  EXPECT_TRUE(store->Put("b", "new"));  // the link is replaced, its target untouched
+  EXPECT_EQ(store->Get("b", 100).value_or(""), "new");
+  std::ifstream secret(t.path() + "/secret");
+  EXPECT_EQ(std::string((std::istreambuf_iterator<char>(secret)), std::istreambuf_iterator<char>()), "not a cache entry");
+}
+
+TEST(EnvCacheDir, XdgThenHome) {
+  EXPECT_EQ(DefaultCacheDir("/x/cache", "/home/a", ""), "/x/cache/cudamatch");
+  EXPECT_EQ(DefaultCacheDir("", "/home/a", ""), "/home/a/.cache/cudamatch");
+  EXPECT_EQ(DefaultCacheDir("relative", "/home/a", ""), "/home/a/.cache/cudamatch");
+  EXPECT_EQ(DefaultCacheDir("", "", ""), "");
+}
+
+// The fixture machine's environment variables (HOME, PATH, ...) and the cache directory.
+std::vector<std::string> CliEnv(const TempDir& t) {
+  // CUDAMATCH_CACHE given (empty) so that cmake/cache_suite.sh's "on" does not reach these runs.
+  std::vector<std::string> env = {"CUDAMATCH_CACHE_DIR=" + t.path() + "/c", "CUDAMATCH_CACHE="};
+  std::ifstream in(testing::SourceDir() + "/tests/fixtures/machines/" + kMachine + "/env");
+  for (std::string kv; std::getline(in, kv);) {
+    if (!kv.empty() && kv[0] != '#') env.push_back(kv);
+  }
+  return env;
+}
+
+size_t Entries(const std::string& dir) {
+  if (!stdfs::exists(dir)) return 0;
+  return static_cast<size_t>(std::distance(stdfs::directory_iterator(dir), stdfs::directory_iterator()));
+}
+
+TEST(EnvCacheCli, UnderRootOnlyWhenAskedAndNeverWithNoCache) {
+  TempDir t;
+  std::string machine = testing::SourceDir() + "/tests/fixtures/machines/" + kMachine + "/root";
+  std::vector<std::string> env = CliEnv(t);
+  auto plain = testing::RunCudamatch({"doctor", "-v", "--root", machine}, env);
+  EXPECT_EQ(Entries(t.path() + "/c"), 0u);
+  auto cold = testing::RunCudamatch({"doctor", "-v", "--root", machine, "--cache", "--no-cache"}, env);
+  EXPECT_EQ(Entries(t.path() + "/c"), 0u);
+  cold = testing::RunCudamatch({"doctor", "-v", "--root", machine, "--cache"}, env);
+  EXPECT_GE(Entries(t.path() + "/c"), 1u);
+  auto warm = testing::RunCudamatch({"doctor", "-v", "--root", machine, "--cache"}, env);
+  EXPECT_EQ(cold.out, plain.out);
+  EXPECT_EQ(warm.out, plain.out);
+  EXPECT_EQ(warm.exit_code, plain.exit_code);
+  env[1] = "CUDAMATCH_CACHE=off";  // CliEnv: the cache directory, then the mode
+  stdfs::remove_all(t.path() + "/c");
+  testing::RunCudamatch({"doctor", "--root", machine, "--cache"}, env);
+  EXPECT_EQ(Entries(t.path() + "/c"), 0u);
+}
+
+TEST(EnvCacheCli, RunsAtTheSameTimeAgree) {
+  TempDir t;
+  std::string machine = testing::SourceDir() + "/tests/fixtures/machines/" + kMachine + "/root";
+  std::vector<std::string> env = CliEnv(t);
+  auto plain = testing::RunCudamatch({"doctor", "--root", machine, "-v"}, env);
+  // Six at once, started by one shell, each writing the same entries.
+  std::string line = "cd " + t.path() + " && for i in 1 2 3 4 5 6; do env -i " + Join(env, " ") + " " +
+                     CUDAMATCH_BINARY + " doctor --root " + machine + " --cache -v >out$i & done; wait";
+  ASSERT_EQ(std::system(line.c_str()), 0) << line;
+  for (int i = 1; i <= 6; ++i) {
+    std::ifstream out(t.path() + "/out" + std::to_string(i));
+    EXPECT_EQ(std::string((std::istreambuf_iterator<char>(out)), std::istreambuf_iterator<char>()), plain.out) << i << line;
+  }
+  for (const auto& e : stdfs::directory_iterator(t.path() + "/c")) {
+    EXPECT_EQ(e.path().filename().string().find(".tmp."), std::string::npos);  // no half-written file left
+  }
+  EXPECT_EQ(testing::RunCudamatch({"doctor", "--root", machine, "--cache", "-v"}, env).out, plain.out);
+}
+
+// Probes that ask about the same place share one answer: nothing below the memo is asked twice.
+TEST(MemoFs, EachPathIsAskedOnceARun) {
+  std::string machine = testing::SourceDir() + "/tests/fixtures/machines/gpu-server/root";
+  auto counting = std::make_unique<CountingFs>(testing::MakeTestFs(machine));
+  CountingFs* counts = counting.get();
+  auto fs = MakeMemoFs(std::move(counting));
+  ProbeInput in;
+  in.fs = fs.get();
+  in.catalog = &testing::TheCatalog();
+  in.env = {{"HOME", "/home/alice"}, {"PATH", "/home/alice/miniconda3/bin:/usr/local/cuda/bin:/usr/bin:/bin"},
+            {"CONDA_PREFIX", "/home/alice/miniconda3/envs/torch23"}};
+  TakeSnapshot(in);
+  ASSERT_GT(counts->calls.size(), 20u);
+  for (const auto& [call, n] : counts->calls) {
+    if (call.first == "open") continue;  // large files are read a header at a time, each opened once a probe
+    EXPECT_EQ(n, 1) << call.first << " " << call.second;
+  }
+}
+
+}  // namespace
+}  // namespace cudamatch
