@@ -5,6 +5,7 @@
 #include "diagnose/rules.h"
 #include "plan/diagnose.h"
 #include "report/doctor.h"
+#include "report/shown_paths.h"
 
 namespace cudamatch {
 
@@ -32,7 +33,8 @@ Output RunDoctor(const DoctorOptions& doctor, Context& ctx) {
   auto snapshot = std::make_shared<const Snapshot>(std::move(probe->snapshot));
   auto findings = std::make_shared<const std::vector<Finding>>(Diagnose(*snapshot, ctx.catalog));
   return Views([=] { return DoctorJson(*snapshot, *findings); },
-               [=](const TextOptions& o) { return RenderDoctor(*snapshot, *findings, o); },
+               // The text speaks the machine's own path form (C:\Users\... in a Windows tree).
+               [=](const TextOptions& o) { return RenderDoctor(ShownForUser(*snapshot), ShownForUser(*snapshot, *findings), o); },
                FailOnExit(*findings, doctor.fail_on));
 }
 

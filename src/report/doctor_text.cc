@@ -12,9 +12,15 @@
 namespace cudamatch {
 
 bool UnreadableUnder(const Snapshot& snap, std::string_view dir) {
-  std::string under = std::string(dir) + (EndsWith(dir, "/") ? "" : "/");
-  return std::any_of(snap.unreadable.begin(), snap.unreadable.end(),
-                     [&](const Unreadable& u) { return u.path == dir || StartsWith(u.path, under); });
+  // `dir` is a path of the tree ("/Users/ann/venv") or, in a Windows report, as its user writes
+  // it ("C:\Users\ann\venv"): either separator ends it.
+  bool ends_in_separator = EndsWith(dir, "/") || EndsWith(dir, "\\");
+  return std::any_of(snap.unreadable.begin(), snap.unreadable.end(), [&](const Unreadable& u) {
+    if (u.path == dir) return true;
+    if (!StartsWith(u.path, dir) || u.path.size() == dir.size()) return false;
+    char next = u.path[dir.size()];
+    return ends_in_separator || next == '/' || next == '\\';
+  });
 }
 
 namespace {
