@@ -221,13 +221,8 @@ TEST(InterpreterCommands, ChineseLocaleShowsTheMirroredCommandUnderTheOfficialOn
 // Debian's system Python with a CPU torch (pip install --break-system-packages once) on a GPU
 // machine: the fix installs the CUDA build into a venv made with that Python, and says why.
 TEST(InterpreterCommands, DoctorFixForAnExternallyManagedPythonUsesAVenv) {
-  Snapshot s;
+  Snapshot s = testing::MachineWithDriver("570.133.07", "12.8");
   s.host.os_id = "debian";
-  s.driver.kernel_module_loaded = true;
-  s.driver.kernel_version = DriverVersion::Parse("570.133.07").value();
-  s.driver.userspace_version = s.driver.kernel_version;
-  s.driver.cuda = CudaVersion::Parse("12.8").value();
-  s.driver.device_nodes = true;
   GpuInfo g;
   g.name = "NVIDIA GeForce RTX 4090";
   g.cc = ComputeCapability::Parse("8.9").value();

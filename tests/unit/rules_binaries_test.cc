@@ -13,13 +13,7 @@ namespace {
 using testing::TheCatalog;
 
 Snapshot Machine(const char* gpu, const char* cc) {
-  Snapshot s;
-  s.host.os_id = "ubuntu";
-  s.driver.kernel_module_loaded = true;
-  s.driver.kernel_version = DriverVersion::Parse("570.133.07").value();
-  s.driver.userspace_version = s.driver.kernel_version;
-  s.driver.cuda = CudaVersion::Parse("12.8").value();
-  s.driver.device_nodes = true;
+  Snapshot s = testing::MachineWithDriver("570.133.07", "12.8");
   GpuInfo g;
   g.name = gpu;
   g.cc = ComputeCapability::Parse(cc).value();

@@ -17,14 +17,8 @@ namespace {
 using testing::TheCatalog;
 
 Snapshot Machine(const char* driver, const char* cuda) {
-  Snapshot s;
-  s.host.os_id = "ubuntu";
-  s.driver.kernel_module_loaded = true;
-  s.driver.kernel_version = DriverVersion::Parse(driver).value();
-  s.driver.userspace_version = s.driver.kernel_version;
+  Snapshot s = testing::MachineWithDriver(driver, cuda);
   s.driver.libcuda_paths = {"/usr/lib/x86_64-linux-gnu/libcuda.so.1"};
-  s.driver.cuda = CudaVersion::Parse(cuda).value();
-  s.driver.device_nodes = true;
   return s;
 }
 

@@ -12,6 +12,17 @@ namespace cudamatch::testing {
 
 std::string SourceDir() { return CUDAMATCH_SOURCE_DIR; }
 
+Snapshot MachineWithDriver(std::string_view version, std::string_view cuda) {
+  Snapshot s;
+  s.host.os_id = "ubuntu";
+  s.driver.kernel_module_loaded = true;
+  s.driver.kernel_version = DriverVersion::Parse(version).value();
+  s.driver.userspace_version = s.driver.kernel_version;
+  s.driver.cuda = CudaVersion::Parse(cuda).value();
+  s.driver.device_nodes = true;
+  return s;
+}
+
 const Catalog& TheCatalog() {
   static const Catalog catalog = [] {
     auto c = ParseCatalog(EmbeddedCatalogFiles());

@@ -9,6 +9,7 @@
 
 #include "catalog/catalog.h"
 #include "core/fs.h"
+#include "probe/snapshot.h"
 
 namespace cudamatch::testing {
 
@@ -53,6 +54,10 @@ std::unique_ptr<Fs> MakeTestFs(const std::string& root);
 // them up (no CAP_SETPCAP).
 constexpr int kCannotEnforcePermissions = 77;
 int WithPermissionsEnforced(const std::function<void()>& body);
+
+// An Ubuntu machine whose NVIDIA driver `version` is loaded (kernel module and user space, with
+// device nodes) and serves CUDA `cuda`; no GPU and no Python yet.
+Snapshot MachineWithDriver(std::string_view version, std::string_view cuda);
 
 // A fresh empty directory under the system temp dir, removed by the caller's TempDir guard.
 class TempDir {
