@@ -21,7 +21,7 @@ namespace {
 using testing::RunCudamatch;
 
 TEST(Cli, LookupTorchVisionAndAudio) {
-  auto r = RunCudamatch({"lookup", "torch==1.13.0", "--json"});
+  auto r = RunCudamatch({"lookup", "torch==1.13.0", "--json", "--os", "linux", "--arch", "x86_64"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["schema_version"], 2);

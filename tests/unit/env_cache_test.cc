@@ -345,7 +345,7 @@ TEST(EnvCacheCli, RunsAtTheSameTimeAgree) {
   auto plain = testing::RunCudamatch({"doctor", "--root", machine, "-v"}, env);
   // Six at once, started by one shell, each writing the same entries.
   std::string line = "cd " + t.path() + " && for i in 1 2 3 4 5 6; do env -i " + Join(env, " ") + " " +
-                     CUDAMATCH_BINARY + " doctor --root " + machine + " --cache -v >out$i & done; wait";
+                     testing::BinaryForShell() + " doctor --root " + machine + " --cache -v >out$i & done; wait";
   ASSERT_EQ(std::system(line.c_str()), 0) << line;
   for (int i = 1; i <= 6; ++i) {
     std::ifstream out(t.path() + "/out" + std::to_string(i));

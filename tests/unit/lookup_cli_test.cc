@@ -73,7 +73,7 @@ TEST(LookupCli, AllKeepsTheFullMatrix) {
   std::vector<std::string> lines = Lines(r.out);
   EXPECT_GT(lines.size(), 100u);
   EXPECT_LT(IndexOf(lines, "Newest torch that runs"), IndexOf(lines, "1.0.0   linux-x86_64"));
-  auto d = RunCudamatch({"lookup", "driver==470.82.01", "--all"});
+  auto d = RunCudamatch({"lookup", "driver==470.82.01", "--all", "--os", "linux", "--arch", "x86_64"});
   EXPECT_NE(d.out.find("cu80     8.0   runs"), std::string::npos) << d.out;
 }
 

@@ -124,7 +124,7 @@ class Sandbox {
     for (std::string_view kv : Split(env_file, '\n')) {
       if (!kv.empty() && kv[0] != '#') env += " '" + std::string(kv) + "'";
     }
-    Tool("cudamatch", "sub=$1; shift\nexec env -i " + env + " '" + CUDAMATCH_BINARY + "' \"$sub\" --root '" + dir +
+    Tool("cudamatch", "sub=$1; shift\nexec env -i " + env + " " + testing::BinaryForShell() + " \"$sub\" --root '" + dir +
                           "/root' \"$@\" " + extra + "\n");
     for (const char* tool : {"python3", "uv", "docker"}) Tool(tool, "echo \"" + std::string(tool) + " $*\" >> '" + log() + "'\n");
   }

@@ -46,6 +46,19 @@ std::vector<std::string> EmulatorCommand() {
   return words;
 }
 
+std::string BinaryForShell() {
+  std::string out;
+  std::vector<std::string> words = EmulatorCommand();
+  words.emplace_back(CUDAMATCH_BINARY);
+  for (const std::string& w : words) {
+    if (!out.empty()) out += ' ';
+    out += '\'';
+    for (char c : w) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    out += '\'';
+  }
+  return out;
+}
+
 std::unique_ptr<Fs> MakeTestFs(const std::string& root) {
   FsOptions options;
   options.use_openat2 = std::getenv("CUDAMATCH_NO_OPENAT2") == nullptr;

@@ -40,6 +40,9 @@ struct RunResult {
 };
 // The command that runs a target binary: empty natively, qemu-user under a cross build.
 std::vector<std::string> EmulatorCommand();
+// The cudamatch binary as words for a shell command line, quoted: behind the emulator under a
+// cross build ("'qemu-aarch64-static' ... '/build/cudamatch'"), else the binary alone.
+std::string BinaryForShell();
 // Runs the cudamatch binary with exactly these environment variables (and CUDAMATCH_NO_OPENAT2,
 // CUDAMATCH_CACHE_DIR and CUDAMATCH_CACHE when the test itself runs with them). With
 // `stdout_fd` >= 0, the binary's stdout is that descriptor and `out` stays empty.
