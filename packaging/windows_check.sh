@@ -42,6 +42,7 @@ compare() {  # compare NAME MACHINE|- ARGS...
     root_win="Z:${root_unix//\//\\}"
     set -- "$@" --root "$root_unix"
   fi
+  envs+=(CUDAMATCH_NOW=1767225600)  # one run time for both (JSON's meta.run_time)
   local wine_envs=("${envs[@]/#PATH=/WINEPATH=}") rc_l=0 rc_w=0
   env -i "${envs[@]}" "$linux/cudamatch" "$@" >"$work/$name.linux" 2>&1 || rc_l=$?
   env "${wine_envs[@]}" wine "$win/cudamatch.exe" "$@" >"$work/$name.raw" 2>&1 || rc_w=$?
