@@ -106,9 +106,10 @@ TEST_P(SummaryBlock, FirstFiveLinesSayTheMachineEachVerdictAndTheCounts) {
   ASSERT_FALSE(top.empty()) << run.out;
   EXPECT_TRUE(StartsWith(top[0], NoSpaces(Lead(L, "doctor.summary.machine")))) << run.out;
   bool windows = std::filesystem::exists(Dir(m) + "/os") && Trim(testing::ReadSource("tests/fixtures/machines/" + m + "/os")) == "windows";
-  for (auto [prefix, verdict] : want.verdicts) {
+  for (const auto& [tree_prefix, verdict] : want.verdicts) {
     // expected.tsv names the tree's path (as the JSON does); the text writes it as the machine's
     // user does, C:\Users\... in a Windows tree (its SystemDrive is C: in these fixtures).
+    std::string prefix = tree_prefix;
     if (windows) {
       for (char& c : prefix) c = c == '/' ? '\\' : c;
       prefix = "C:" + prefix;
