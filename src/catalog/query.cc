@@ -451,14 +451,21 @@ Result<Mirror> UnlistedMirror(std::string_view url) {
   return Mirror{std::string(url), "pypi", std::string(url), "simple", "", {}};
 }
 
-const Mirror* PytorchMirrorOf(const Catalog& c, const Mirror& m) {
-  if (m.kind == "pytorch") return &m;
+namespace {
+
+// `m` itself when it is of `kind`, else the mirror of `kind` its operator runs (null for none).
+const Mirror* SameOperatorsMirror(const Catalog& c, const Mirror& m, std::string_view kind) {
+  if (m.kind == kind) return &m;
   if (m.operator_name.empty()) return nullptr;
   for (const Mirror& x : c.mirrors) {
-    if (x.kind == "pytorch" && x.operator_name == m.operator_name) return &x;
+    if (x.kind == kind && x.operator_name == m.operator_name) return &x;
   }
   return nullptr;
 }
+
+}  // namespace
+
+const Mirror* PytorchMirrorOf(const Catalog& c, const Mirror& m) { return SameOperatorsMirror(c, m, "pytorch"); }
 
 const Mirror* MirrorWithPytorchWheels(const Catalog& c) {
   for (const Mirror& m : c.mirrors) {
@@ -467,13 +474,6 @@ const Mirror* MirrorWithPytorchWheels(const Catalog& c) {
   return nullptr;
 }
 
-const Mirror* PypiMirrorOf(const Catalog& c, const Mirror& m) {
-  if (m.kind == "pypi") return &m;
-  if (m.operator_name.empty()) return nullptr;
-  for (const Mirror& x : c.mirrors) {
-    if (x.kind == "pypi" && x.operator_name == m.operator_name) return &x;
-  }
-  return nullptr;
-}
+const Mirror* PypiMirrorOf(const Catalog& c, const Mirror& m) { return SameOperatorsMirror(c, m, "pypi"); }
 
 }  // namespace cudamatch
