@@ -12,6 +12,7 @@
 #include "core/platform.h"
 #include "core/version.h"
 #include "probe/fatbin.h"
+#include "probe/paste_info.h"
 
 namespace cudamatch {
 
@@ -320,6 +321,9 @@ struct Snapshot {
   std::vector<ImplausibleValue> implausible;
   std::vector<Unreadable> unreadable;  // sorted by path, each once
   std::vector<Evidence> trail;
+  // doctor --from: the paste this snapshot was read from (what it held, what it cannot show);
+  // nullopt for a machine or an image.
+  std::optional<PasteInfo> paste;
 
   const ToolkitInfo* ActiveToolkit() const {
     for (const ToolkitInfo& t : toolkits) {
