@@ -341,5 +341,233 @@ TEST(PasteReadersNvidiaSmi, TruncatedAndGarbage) {
   EXPECT_EQ(Read(ReadNvidiaSmi, ""), Lines{});
 }
 
+
+// ---- nvidia-smi -q ---------------------------------------------------------------------------
+
+// R560 on Windows, -q -d MEMORY (FB and BAR1 both have a Total; only FB's is the GPU's memory):
+// https://github.com/terminatorul/NvStrapsReBar/issues/89
+TEST(PasteReadersNvidiaSmiQ, R560FbMemoryNotBar1) {
+  EXPECT_EQ(Read(ReadNvidiaSmiQ, R"PASTE(```
+==============NVSMI LOG==============
+
+Timestamp                                 : Tue Jul 23 12:34:41 2024
+Driver Version                            : 560.70
+CUDA Version                              : 12.6
+
+Attached GPUs                             : 1
+GPU 00000000:01:00.0
+    FB Memory Usage
+        Total                             : 8192 MiB
+        Reserved                          : 203 MiB
+        Used                              : 659 MiB
+        Free                              : 7331 MiB
+    BAR1 Memory Usage
+        Total)PASTE"),
+            (Lines{"2 format nvidia-smi -q", "5 driver_version 560.70", "6 driver_cuda 12.6",
+                   "9 gpu_bus_id [0] 00000000:01:00.0", "11 gpu_memory_mib [0] 8192"}));
+}
+
+// R450 on Ubuntu 20.04: https://github.com/MatthiasSchinzel/sysmon/issues/12
+TEST(PasteReadersNvidiaSmiQ, R450Linux) {
+  EXPECT_EQ(Read(ReadNvidiaSmiQ, R"PASTE(```
+~$ nvidia-smi -q
+
+==============NVSMI LOG==============
+
+Timestamp                                 : Sat Oct 10 17:02:53 2020
+Driver Version                            : 450.66
+CUDA Version                              : 11.0
+
+Attached GPUs                             : 1
+GPU 00000000:01:00.0
+    Product Name                          : GeForce GTX 780
+    Product Brand                         : GeForce
+    Display Mode                          : N/A
+    Display Active                        : N/A
+    Persistence Mode                      : Disabled
+    MIG Mode
+        Current                           : N/A
+        Pending                           : N/A
+    Accounting Mode                       : N/A)PASTE"),
+            (Lines{"4 format nvidia-smi -q", "7 driver_version 450.66", "8 driver_cuda 11.0",
+                   "11 gpu_bus_id [0] 00000000:01:00.0", "12 gpu [0] GeForce GTX 780"}));
+}
+
+// R390, before -q said a CUDA version: https://github.com/NVIDIA/nvidia-docker/issues/756
+TEST(PasteReadersNvidiaSmiQ, R390WithoutCudaVersion) {
+  EXPECT_EQ(Read(ReadNvidiaSmiQ, R"PASTE(```
+==============NVSMI LOG==============
+
+Timestamp                           : Thu Jun  7 10:21:52 2018
+Driver Version                      : 390.48
+
+Attached GPUs                       : 8
+GPU 00000000:04:00.0
+    Product Name                    : GeForce GTX 1080 Ti
+    Product Brand                   : GeForce)PASTE"),
+            (Lines{"2 format nvidia-smi -q", "5 driver_version 390.48", "8 gpu_bus_id [0] 00000000:04:00.0",
+                   "9 gpu [0] GeForce GTX 1080 Ti"}));
+}
+
+// Windows R442, nvidia-smi.exe -q -i 0: https://github.com/anderskm/gputil/issues/38
+TEST(PasteReadersNvidiaSmiQ, WindowsR442) {
+  EXPECT_EQ(Read(ReadNvidiaSmiQ, R"PASTE(nvidia-smi.exe -q -i 0                                                                 
+==============NVSMI LOG==============
+
+Timestamp                           : Wed Aug 12 20:36:37 2020
+Driver Version                      : 442.92
+CUDA Version                        : 10.2
+
+Attached GPUs                       : 4
+GPU 00000000:18:00.0
+    Product Name                    : GeForce GTX 1080 Ti
+    Product Brand                   : GeForce
+    Display Mode                    : Enabled
+    Driver Model
+        Current                     : WDDM
+        Pending                     : WDDM)PASTE"),
+            (Lines{"2 format nvidia-smi -q", "5 driver_version 442.92", "6 driver_cuda 10.2",
+                   "9 gpu_bus_id [0] 00000000:18:00.0", "10 gpu [0] GeForce GTX 1080 Ti"}));
+}
+
+// WSL 2, R510, nvidia-smi -a (the same layout): https://github.com/NVIDIA/nvidia-docker/issues/1604
+TEST(PasteReadersNvidiaSmiQ, WslR510) {
+  EXPECT_EQ(Read(ReadNvidiaSmiQ, R"PASTE( ```
+$ nvidia-smi -a
+
+==============NVSMI LOG==============
+
+Timestamp                                 : Thu Feb  3 13:18:48 2022
+Driver Version                            : 510.06
+CUDA Version                              : 11.6
+
+Attached GPUs                             : 1
+GPU 00000000:01:00.0
+    Product Name                          : NVIDIA GeForce GTX 1650 Ti with Max-Q Design
+    Product Brand                         : GeForce
+    Product Architecture                  : Turing)PASTE"),
+            (Lines{"4 format nvidia-smi -q", "7 driver_version 510.06", "8 driver_cuda 11.6",
+                   "11 gpu_bus_id [0] 00000000:01:00.0", "12 gpu [0] NVIDIA GeForce GTX 1650 Ti with Max-Q Design"}));
+}
+
+TEST(PasteReadersNvidiaSmiQ, SecondGpuAndEndOfBlock) {
+  // Two GPU sections (the second's lines from https://github.com/NVIDIA/nvidia-docker/issues/1146),
+  // then text at the top level ends the block: its "Total : 1 MiB" is not a GPU's.
+  EXPECT_EQ(Read(ReadNvidiaSmiQ, "==============NVSMI LOG==============\n"
+                                 "Driver Version                      : 418.67\n"
+                                 "GPU 00000000:1A:00.0\n"
+                                 "    Product Name                    : GeForce RTX 2080 Ti\n"
+                                 "    Processes                       : None\n"
+                                 "\n"
+                                 "GPU 00000000:3B:00.0\n"
+                                 "    Product Name                    : GeForce RTX 2080 Ti\n"
+                                 "    FB Memory Usage\n"
+                                 "        Total                       : 11019 MiB\n"
+                                 "and then I ran\n"
+                                 "    FB Memory Usage\n"
+                                 "        Total                       : 1 MiB\n"),
+            (Lines{"1 format nvidia-smi -q", "2 driver_version 418.67", "3 gpu_bus_id [0] 00000000:1A:00.0",
+                   "4 gpu [0] GeForce RTX 2080 Ti", "7 gpu_bus_id [1] 00000000:3B:00.0", "8 gpu [1] GeForce RTX 2080 Ti",
+                   "10 gpu_memory_mib [1] 11019"}));
+  // Lines of -q without its header are not read.
+  EXPECT_EQ(Read(ReadNvidiaSmiQ, "Driver Version : 535.104.05\nGPU 00000000:01:00.0\n    Product Name : X\n"), Lines{});
+}
+
+// ---- nvidia-smi -q -x ------------------------------------------------------------------------
+
+// R418, nvsmi_device_v10.dtd: https://github.com/a0s/nvidia-smi-exporter/issues/1
+TEST(PasteReadersNvidiaSmiXml, R418) {
+  EXPECT_EQ(Read(ReadNvidiaSmiXml, R"PASTE(```xml
+<?xml version="1.0" ?>
+<!DOCTYPE nvidia_smi_log SYSTEM "nvsmi_device_v10.dtd">
+<nvidia_smi_log>
+        <timestamp>Fri Sep 27 11:00:44 2019</timestamp>
+        <driver_version>418.56</driver_version>
+        <cuda_version>10.1</cuda_version>
+        <attached_gpus>1</attached_gpus>
+        <gpu id="00000000:04:00.0">
+                <product_name>Quadro P2000</product_name>
+                <product_brand>Quadro</product_brand>
+                <display_mode>Disabled</display_mode>)PASTE"),
+            (Lines{"4 format nvidia-smi -q -x", "6 driver_version 418.56", "7 driver_cuda 10.1",
+                   "9 gpu_bus_id [0] 00000000:04:00.0", "10 gpu [0] Quadro P2000"}));
+}
+
+// R531 on Windows, nvsmi_device_v12.dtd, tab-indented: https://github.com/influxdata/telegraf/issues/12996
+TEST(PasteReadersNvidiaSmiXml, WindowsR531) {
+  EXPECT_EQ(Read(ReadNvidiaSmiXml, "```text\n<?xml version=\"1.0\" ?>\n"
+                                   "<!DOCTYPE nvidia_smi_log SYSTEM \"nvsmi_device_v12.dtd\">\n<nvidia_smi_log>\n"
+                                   "\t<timestamp>Fri Mar 31 17:30:28 2023</timestamp>\n"
+                                   "\t<driver_version>531.41</driver_version>\n\t<cuda_version>12.1</cuda_version>\n"
+                                   "\t<attached_gpus>1</attached_gpus>\n\t<gpu id=\"00000000:01:00.0\">\n"
+                                   "\t\t<product_name>NVIDIA GeForce RTX 3080 Ti</product_name>\n"
+                                   "\t\t<product_brand>GeForce</product_brand>\n"),
+            (Lines{"4 format nvidia-smi -q -x", "6 driver_version 531.41", "7 driver_cuda 12.1",
+                   "9 gpu_bus_id [0] 00000000:01:00.0", "10 gpu [0] NVIDIA GeForce RTX 3080 Ti"}));
+}
+
+// R390, nvsmi_device_v9.dtd, no <cuda_version> yet: https://github.com/1Panel-dev/1Panel/issues/9504
+TEST(PasteReadersNvidiaSmiXml, R390WithoutCudaVersion) {
+  EXPECT_EQ(Read(ReadNvidiaSmiXml, R"PASTE(orange25@XOServer:~$ nvidia-smi -q -x
+```
+<?xml version="1.0" ?>
+<!DOCTYPE nvidia_smi_log SYSTEM "nvsmi_device_v9.dtd">
+<nvidia_smi_log>
+        <timestamp>Mon Jul 14 12:44:52 2025</timestamp>
+        <driver_version>390.157</driver_version>
+        <attached_gpus>1</attached_gpus>
+        <gpu id="00000000:01:00.0">
+                <product_name>GeForce 410M</product_name>)PASTE"),
+            (Lines{"5 format nvidia-smi -q -x", "7 driver_version 390.157", "9 gpu_bus_id [0] 00000000:01:00.0",
+                   "10 gpu [0] GeForce 410M"}));
+}
+
+TEST(PasteReadersNvidiaSmiXml, FbMemoryTotalOnly) {
+  // The elements as nvsmi_device_v12.dtd nests them; <bar1_memory_usage> has a <total> too.
+  EXPECT_EQ(Read(ReadNvidiaSmiXml, "<nvidia_smi_log>\n<gpu id=\"00000000:01:00.0\">\n<product_name>NVIDIA A100-SXM4-80GB</product_name>\n"
+                                   "<fb_memory_usage>\n<total>81920 MiB</total>\n<used>0 MiB</used>\n</fb_memory_usage>\n"
+                                   "<bar1_memory_usage>\n<total>131072 MiB</total>\n</bar1_memory_usage>\n</gpu>\n"
+                                   "<gpu id=\"00000000:02:00.0\"><product_name>NVIDIA A100-SXM4-80GB</product_name></gpu>\n"
+                                   "</nvidia_smi_log>\n<driver_version>1.0</driver_version>"),
+            (Lines{"1 format nvidia-smi -q -x", "2 gpu_bus_id [0] 00000000:01:00.0", "3 gpu [0] NVIDIA A100-SXM4-80GB",
+                   "5 gpu_memory_mib [0] 81920", "12 gpu_bus_id [1] 00000000:02:00.0", "12 gpu [1] NVIDIA A100-SXM4-80GB"}));
+  // A fragment without <nvidia_smi_log> is not read: https://github.com/netdata/netdata/issues/2922
+  EXPECT_EQ(Read(ReadNvidiaSmiXml, "                <fb_memory_usage>\n                        <total>6064 MiB</total>\n"),
+            Lines{});
+  EXPECT_EQ(Read(ReadNvidiaSmiXml, "<nvidia_smi_log><<<>>></<driver_version>\n<gpu id=\"x\"><total>"),
+            (Lines{"1 format nvidia-smi -q -x"}));
+}
+
+// ---- nvidia-smi --format=csv -----------------------------------------------------------------
+
+// R570, fields in the order asked: https://github.com/triton-inference-server/server/pull/8070
+TEST(PasteReadersNvidiaSmiCsv, R570AnyOrder) {
+  EXPECT_EQ(Read(ReadNvidiaSmiCsv, R"PASTE(After: 
+```
+$ nvidia-smi --query-gpu=compute_cap,compute_mode,driver_version,name,index --format=csv
+compute_cap, compute_mode, driver_version, name, index
+7.0, Default, 570.86.15, NVIDIA TITAN V, 0
+8.9, Default, 570.86.15, NVIDIA RTX 5880 Ada Generation, 1
+```)PASTE"),
+            (Lines{"4 format nvidia-smi csv", "5 gpu_cc [0] 7.0", "5 driver_version 570.86.15", "5 gpu [0] NVIDIA TITAN V",
+                   "6 gpu_cc [1] 8.9", "6 gpu [1] NVIDIA RTX 5880 Ada Generation"}));
+}
+
+TEST(PasteReadersNvidiaSmiCsv, MemoryAndBusId) {
+  // The header nvidia-smi prints for --query-gpu=name,pci.bus_id,memory.total --format=csv.
+  EXPECT_EQ(Read(ReadNvidiaSmiCsv, "name, pci.bus_id, memory.total [MiB]\n"
+                                   "NVIDIA GeForce RTX 3090, 00000000:01:00.0, 24576 MiB\n"
+                                   "NVIDIA GeForce RTX 3090, 00000000:02:00.0, [N/A]\n"
+                                   "\n"
+                                   "NVIDIA GeForce RTX 3090, 00000000:03:00.0, 24576 MiB\n"),
+            (Lines{"1 format nvidia-smi csv", "2 gpu [0] NVIDIA GeForce RTX 3090", "2 gpu_bus_id [0] 00000000:01:00.0",
+                   "2 gpu_memory_mib [0] 24576", "3 gpu [1] NVIDIA GeForce RTX 3090", "3 gpu_bus_id [1] 00000000:02:00.0",
+                   "3 gpu_memory_mib [1] [N/A]"}));
+  // Without a header that only nvidia-smi writes, nothing is read.
+  EXPECT_EQ(Read(ReadNvidiaSmiCsv, "name, version\ntorch, 2.1.0\n"), Lines{});
+  EXPECT_EQ(Read(ReadNvidiaSmiCsv, "NVIDIA GeForce RTX 3090, 535.104.05, 8.6\n"), Lines{});
+  EXPECT_EQ(Read(ReadNvidiaSmiCsv, "Name, Driver_Version\nx, y\n"), Lines{});
+}
+
 }  // namespace
 }  // namespace cudamatch
