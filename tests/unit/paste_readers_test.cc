@@ -569,5 +569,344 @@ TEST(PasteReadersNvidiaSmiCsv, MemoryAndBusId) {
   EXPECT_EQ(Read(ReadNvidiaSmiCsv, "Name, Driver_Version\nx, y\n"), Lines{});
 }
 
+
+// ---- pip list, uv pip list -------------------------------------------------------------------
+
+// pip on Windows, torch nightly with cu13 wheels: https://github.com/pytorch/pytorch/issues/167242
+TEST(PasteReadersPipList, WindowsPipList) {
+  EXPECT_EQ(Read(ReadPipList, R"PASTE(```
+Microsoft Windows [Version 10.0.26200.7171]
+(c) Microsoft Corporation. All rights reserved.
+
+C:\Users\Sidef>pip list
+Package                    Version
+-------------------------- ------------------------
+accelerate                 1.12.0.dev0
+aiofiles                   25.1.0
+networkx                   3.6rc0
+nvidia-cublas              13.1.0.3
+nvidia-cudnn-cu13          9.15.1.9
+```)PASTE"),
+            (Lines{"6 format pip list", "8 package [accelerate] 1.12.0.dev0", "9 package [aiofiles] 25.1.0",
+                   "10 package [networkx] 3.6rc0", "11 package [nvidia-cublas] 13.1.0.3",
+                   "12 package [nvidia-cudnn-cu13] 9.15.1.9"}));
+  // The rest of that list, pasted in a later comment without its header, is not read.
+  EXPECT_EQ(Read(ReadPipList, "MarkupSafe                 3.0.3\nnumpy                      2.3.4\n"), Lines{});
+}
+
+TEST(PasteReadersPipList, EditableColumnAndEnd) {
+  // pip 21.2+ and uv pip list print "Editable project location" for editable installs.
+  EXPECT_EQ(Read(ReadPipList, "Package           Version      Editable project location\n"
+                              "----------------- ------------ -------------------------\n"
+                              "torch             2.1.0+cu121\n"
+                              "mypkg             0.1.0        /home/user/src/mypkg\n"
+                              "\n"
+                              "[notice] A new release of pip is available: 23.2.1 -> 24.0\n"
+                              "later         1.0\n"),
+            (Lines{"1 format pip list", "3 package [torch] 2.1.0+cu121", "4 package [mypkg] 0.1.0 (editable)"}));
+  // A header without its rule is some other table.
+  EXPECT_EQ(Read(ReadPipList, "Package Version\ntorch 2.1.0\n"), (Lines{"1 format pip list"}));
+}
+
+// ---- pip freeze ------------------------------------------------------------------------------
+
+// A direct reference to a PyTorch wheel: https://github.com/horovod/horovod/pull/2019
+TEST(PasteReadersPipFreeze, DirectReferenceToAWheel) {
+  EXPECT_EQ(Read(ReadPipFreeze, R"PASTE(```
+$ pip freeze | grep torch
+torch @ https://download.pytorch.org/whl/cu101/torch-1.4.0-cp36-cp36m-linux_x86_64.whl
+```)PASTE"),
+            (Lines{"3 format pip freeze", "3 package [torch] 1.4.0"}));
+}
+
+TEST(PasteReadersPipFreeze, EveryLineForm) {
+  EXPECT_EQ(Read(ReadPipFreeze,
+                 "numpy==1.26.4\n"
+                 "torch==2.1.0+cu121\n"
+                 "torchvision @ https://download.pytorch.org/whl/cu121/torchvision-0.16.0%2Bcu121-cp310-cp310-linux_x86_64.whl\n"
+                 "certifi @ file:///croot/certifi_1700501669400/work/certifi\n"
+                 "-e git+https://github.com/org/proj.git@3f2a1b#egg=proj\n"
+                 "# Editable install with no version control (mypkg==0.1.0)\n"
+                 "-e /home/user/src/mypkg\n"
+                 "weird===1.0-legacy\n"
+                 "\n"
+                 "[pip3] torch==2.1.0\n"
+                 "I installed torch==2.1.0 yesterday\n"
+                 "torch == 2.1.0 \n"),
+            (Lines{"1 format pip freeze", "1 package [numpy] 1.26.4", "2 package [torch] 2.1.0+cu121",
+                   "3 package [torchvision] 0.16.0+cu121", "4 package [certifi] ", "5 package [proj]  (editable)",
+                   "6 package [mypkg] 0.1.0 (editable)", "8 package [weird] 1.0-legacy"}));
+}
+
+// collect_env's package lines are its own: https://github.com/pytorch/pytorch/issues/27745
+TEST(PasteReadersPipFreeze, CollectEnvLinesAreNotFreeze) {
+  constexpr std::string_view kPaste = R"PASTE(Versions of relevant libraries:
+[pip] numpy==1.16.5
+[pip] torch==1.0.0
+[pip] torchvision==0.2.2
+[conda] blas                      1.0                         mkl
+[conda] pytorch                   1.0.0           py3.7_cuda90_cudnn7_1    pytorch
+[conda] torchvision               0.2.2                      py_3    pytorch)PASTE";
+  EXPECT_EQ(Read(ReadPipFreeze, kPaste), Lines{});
+  EXPECT_EQ(Read(ReadCondaList, kPaste), Lines{});
+  EXPECT_EQ(Read(ReadPipList, kPaste), Lines{});
+}
+
+// ---- conda list ------------------------------------------------------------------------------
+
+// conda 4.8, 2020, rows with and without a channel: https://github.com/facebookresearch/pytorch3d/issues/183
+TEST(PasteReadersCondaList, Conda2020) {
+  EXPECT_EQ(Read(ReadCondaList, R"PASTE(```
+$ conda list
+# packages in environment at /disk/ocean/yichao-liang/miniconda3/envs/pytorch3d:
+#
+# Name                    Version                   Build  Channel
+_libgcc_mutex             0.1                        main
+_pytorch_select           0.1                       cpu_0
+cudatoolkit               10.2.89              hfd86e86_1
+fvcore                    0.1.1.post20200716            py_0    conda-forge
+```)PASTE"),
+            (Lines{"3 format conda list", "6 package [_libgcc_mutex] 0.1 (main)", "7 package [_pytorch_select] 0.1 (cpu_0)",
+                   "8 package [cudatoolkit] 10.2.89 (hfd86e86_1)",
+                   "9 package [fvcore] 0.1.1.post20200716 (py_0 conda-forge)"}));
+}
+
+// conda 2023, the pytorch channel and a prompt before it: https://github.com/facebookresearch/pytorch3d/issues/1538
+TEST(PasteReadersCondaList, Conda2023PytorchChannel) {
+  EXPECT_EQ(Read(ReadCondaList, R"PASTE((seuss) seita@marvin:~ $ conda list
+# packages in environment at /home/seita/miniconda3/envs/seuss:
+#
+# Name                    Version                   Build  Channel
+_libgcc_mutex             0.1                        main  
+_openmp_mutex             5.1                       1_gnu  
+ca-certificates           2023.5.7             hbcca054_0    conda-forge
+cudatoolkit               10.2.89              hfd86e86_1  
+ffmpeg                    4.3                  hf484d3e_0    pytorch
+jpeg                      9e                   h5eee18b_1  )PASTE"),
+            (Lines{"2 format conda list", "5 package [_libgcc_mutex] 0.1 (main)", "6 package [_openmp_mutex] 5.1 (1_gnu)",
+                   "7 package [ca-certificates] 2023.5.7 (hbcca054_0 conda-forge)",
+                   "8 package [cudatoolkit] 10.2.89 (hfd86e86_1)", "9 package [ffmpeg] 4.3 (hf484d3e_0 pytorch)",
+                   "10 package [jpeg] 9e (h5eee18b_1)"}));
+}
+
+TEST(PasteReadersCondaList, BuildStringAndPypiRows) {
+  // The rows conda prints for pytorch from its channel and for wheels pip installed; the
+  // nvidia and pypi rows are from https://github.com/conda-forge/cudatoolkit-dev-feedstock/issues/66
+  EXPECT_EQ(Read(ReadCondaList, "# Name                    Version                   Build  Channel\n"
+                                "pytorch                   2.1.0           py3.10_cuda12.1_cudnn8.9.2_0    pytorch\n"
+                                "nsight-compute            2022.4.0.15                   0    nvidia\n"
+                                "nvidia-cudnn-cu11         8.7.0.84                 pypi_0    pypi\n"
+                                "Preparing transaction: done\n"
+                                "pip                       22.3.1             pyhd8ed1ab_0    conda-forge\n"),
+            (Lines{"1 format conda list", "2 package [pytorch] 2.1.0 (py3.10_cuda12.1_cudnn8.9.2_0 pytorch)",
+                   "3 package [nsight-compute] 2022.4.0.15 (0 nvidia)", "4 package [nvidia-cudnn-cu11] 8.7.0.84 (pypi_0 pypi)"}));
+  // Rows without a header are not read (the same thread pastes them so).
+  EXPECT_EQ(Read(ReadCondaList, "numpy                     1.23.0                   pypi_0    pypi\n"), Lines{});
+}
+
+// ---- nvcc --version --------------------------------------------------------------------------
+
+// CUDA 11.1 and 11.0, with their "Build" lines: https://github.com/pytorch/builder/pull/580
+TEST(PasteReadersNvcc, Cuda11) {
+  EXPECT_EQ(Read(ReadNvcc, R"PASTE(Output of `nvcc --version` on CUDA 11.1:
+
+```
+nvcc: NVIDIA (R) Cuda compiler driver
+Copyright (c) 2005-2020 NVIDIA Corporation
+Built on Mon_Oct_12_20:09:46_PDT_2020
+Cuda compilation tools, release 11.1, V11.1.105
+Build cuda_11.1.TC455_06.29190527_0
+```
+
+Output of `nvcc --version` on CUDA 11.0:
+```
+nvcc: NVIDIA (R) Cuda compiler driver
+Copyright (c) 2005-2020 NVIDIA Corporation
+Built on Wed_Jul_22_19:09:09_PDT_2020
+Cuda compilation tools, release 11.0, V11.0.221
+Build cuda_11.0_bu.TC445_37.28845127_0
+```)PASTE"),
+            (Lines{"4 format nvcc", "7 toolkit 11.1.105", "13 format nvcc", "16 toolkit 11.0.221"}));
+}
+
+// CUDA 10.1 (no Build line) and 11.5 (Ubuntu's): https://github.com/k2-fsa/k2/pull/584,
+// https://github.com/ggml-org/llama.cpp/issues/11696
+TEST(PasteReadersNvcc, Cuda10AndUbuntu) {
+  EXPECT_EQ(Read(ReadNvcc, "$ nvcc --version\nnvcc: NVIDIA (R) Cuda compiler driver\n"
+                           "Copyright (c) 2005-2019 NVIDIA Corporation\nBuilt on Sun_Jul_28_19:07:16_PDT_2019\n"
+                           "Cuda compilation tools, release 10.1, V10.1.243\n"),
+            (Lines{"2 format nvcc", "5 toolkit 10.1.243"}));
+  EXPECT_EQ(Read(ReadNvcc, "Built on Thu_Nov_18_09:45:30_PST_2021\nCuda compilation tools, release 11.5, V11.5.119\n"
+                           "Build cuda_11.5.r11.5/compiler.30672275_0\n"),
+            (Lines{"2 format nvcc", "2 toolkit 11.5.119"}));
+  EXPECT_EQ(Read(ReadNvcc, "Cuda compilation tools, release 12.4\n"), (Lines{"1 format nvcc", "1 toolkit 12.4"}));
+  EXPECT_EQ(Read(ReadNvcc, "Cuda compilation tools, release , \n"),
+            (Lines{"1 format nvcc", "1 unparsed Cuda compilation tools, release ,"}));
+}
+
+// ---- /proc/driver/nvidia/version -------------------------------------------------------------
+
+// Proprietary R384 (https://github.com/dylanaraps/neofetch/issues/876), open R565
+// (https://github.com/nix-community/nixGL/issues/186), open R525 with a trailing blank
+// (https://github.com/nix-community/nixGL/issues/121).
+TEST(PasteReadersProcDriver, ProprietaryAndOpen) {
+  EXPECT_EQ(Read(ReadProcDriver, R"PASTE($ cat /proc/driver/nvidia/version
+NVRM version: NVIDIA UNIX x86_64 Kernel Module  384.98  Thu Oct 26 15:16:01 PDT 2017
+GCC version:  gcc version 7.2.0 (Ubuntu 7.2.0-8ubuntu3) 
+```)PASTE"),
+            (Lines{"2 format /proc/driver/nvidia/version", "2 kernel_module [proprietary] 384.98"}));
+  EXPECT_EQ(Read(ReadProcDriver, R"PASTE(``` 
+NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  565.57.01  Release Build  (dvs-builder@U16-A24-9-2)  Thu Oct 10 12:15:00 UTC 2024
+GCC version:  gcc version 13.3.0 (Ubuntu 13.3.0-6ubuntu2~24.04)
+```)PASTE"),
+            (Lines{"2 format /proc/driver/nvidia/version", "2 kernel_module [open] 565.57.01"}));
+  EXPECT_EQ(Read(ReadProcDriver, "NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  525.60.11  Release Build  "
+                                 "(archlinux-builder@localhost)  \nGCC version:  gcc version 12.2.0 (GCC) \n"),
+            (Lines{"1 format /proc/driver/nvidia/version", "1 kernel_module [open] 525.60.11"}));
+}
+
+// Jetson Orin NX (L4T 35.3.1) writes the L4T release where the driver version goes, which is no
+// driver version: the line is kept as unparsed. https://github.com/nix-community/nixGL/issues/139
+TEST(PasteReadersProcDriver, JetsonL4tNumberIsNotADriver) {
+  EXPECT_EQ(Read(ReadProcDriver, "NVRM version: NVIDIA UNIX Open Kernel Module for aarch64  35.3.1  Release Build  "
+                                 "(buildbrain@mobile-u64-6289-d7000)  Sun Mar 19 08:09:33 PDT 2023\n"),
+            (Lines{"1 format /proc/driver/nvidia/version",
+                   "1 unparsed NVRM version: NVIDIA UNIX Open Kernel Module for aarch64  35.3.1  Release Build  "
+                   "(buildbrain@mobile-u64-6289-d7000)  Sun Mar 19 08:09:33 PDT 2023"}));
+  // A dmesg line names the module but is not the file.
+  EXPECT_EQ(Read(ReadProcDriver, "[    5.1] NVRM: loading NVIDIA UNIX x86_64 Kernel Module  535.104.05\n"), Lines{});
+}
+
+// ---- /etc/nv_tegra_release -------------------------------------------------------------------
+
+// L4T R32.3.1 on a Jetson Nano: https://github.com/rt-net/JetsonNano_DT_SPI/issues/9
+TEST(PasteReadersTegraRelease, R32) {
+  EXPECT_EQ(Read(ReadTegraRelease, R"PASTE(ubuntu@JETBOT:~$ head -n1 /etc/nv_tegra_release
+# R32 (release), REVISION: 3.1, GCID: 18186506, BOARD: t210ref, EABI: aarch64, DATE: Tue Dec 10 06:58:34 UTC 2019
+ubuntu@JETBOT:~$ sudo cat /sys/kernel/debug/tegra_gpio)PASTE"),
+            (Lines{"2 format nv_tegra_release", "2 l4t 32.3.1", "2 jetson_model t210ref"}));
+}
+
+TEST(PasteReadersTegraRelease, R35AndR36) {
+  // The lines of L4T 35.4.1 and 36.3 as nvidia-l4t-core writes them (probe/jetson.h).
+  EXPECT_EQ(Read(ReadTegraRelease, "# R35 (release), REVISION: 4.1, GCID: 33958178, BOARD: t186ref, EABI: aarch64, DATE: Tue Aug  1 19:57:35 UTC 2023\n"
+                                   "# KERNEL_VARIANT: oot\n"
+                                   "> # R36 (release), REVISION: 3.0, GCID: 36191598, BOARD: generic, EABI: aarch64, DATE: Mon Jul  1 23:25:14 UTC 2024\n"
+                                   "# R (release), REVISION: x\n"),
+            (Lines{"1 format nv_tegra_release", "1 l4t 35.4.1", "1 jetson_model t186ref", "3 format nv_tegra_release",
+                   "3 l4t 36.3.0", "3 jetson_model generic", "4 format nv_tegra_release",
+                   "4 unparsed # R (release), REVISION: x"}));
+}
+
+// ---- cudamatch doctor --json -----------------------------------------------------------------
+
+std::string Golden(const std::string& name) {
+  std::ifstream in(std::string(CUDAMATCH_SOURCE_DIR) + "/tests/golden/" + name, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// Our own report, as the gpu-server golden has it, pasted after some text.
+TEST(PasteReadersDoctorJson, GpuServerGolden) {
+  std::string json = Golden("doctor-gpu-server-json.out");
+  ASSERT_FALSE(json.empty());
+  std::vector<PasteFact> facts = ReadDoctorJson(Paste("Here is my report:\n```json\n" + json));
+  ASSERT_FALSE(facts.empty());
+  EXPECT_EQ(Show({facts[0]}), (Lines{"3 format doctor --json"}));
+  auto has = [&](const std::string& fact) {
+    for (const std::string& s : Show(facts)) {
+      if (s.substr(s.find(' ') + 1) == fact) return true;
+    }
+    return false;
+  };
+  EXPECT_TRUE(has("driver_version 550.54.14"));
+  EXPECT_TRUE(has("kernel_module [proprietary] 550.54.14"));
+  EXPECT_FALSE(has("driver_cuda 12.4"));  // the catalog's, not the machine's
+  EXPECT_TRUE(has("gpu [0] NVIDIA A100-SXM4-80GB"));
+  EXPECT_TRUE(has("gpu_cc [0] 8.0"));
+  EXPECT_TRUE(has("gpu_bus_id [0] 0000:00:04.0"));
+  EXPECT_TRUE(has("toolkit [/usr/local/cuda-12.4] 12.4.1"));
+  EXPECT_TRUE(has("cudnn 9.1.0"));
+  EXPECT_TRUE(has("python_version 3.10"));
+  EXPECT_TRUE(has("torch_version 2.3.1+cu121"));
+  EXPECT_TRUE(has("torch_cuda 12.1"));
+  EXPECT_TRUE(has("package [nvidia-cudnn-cu12] 8.9.2.26"));
+  EXPECT_TRUE(has("os Ubuntu 22.04.5 LTS"));
+  EXPECT_TRUE(has("arch x86_64"));
+  // Facts cite the line of their value, in line order.
+  for (size_t i = 1; i < facts.size(); ++i) EXPECT_LE(facts[i - 1].line, facts[i].line);
+  for (const PasteFact& f : facts) {
+    if (f.kind != PasteFactKind::kDriverVersion) continue;
+    EXPECT_NE(Paste("Here is my report:\n```json\n" + json).lines[f.line - 1].text.find("\"550.54.14\""), std::string::npos);
+  }
+}
+
+TEST(PasteReadersDoctorJson, OnlyDoctorReports) {
+  EXPECT_EQ(Read(ReadDoctorJson, "{\"schema_version\": 2, \"kind\": \"lookup\", \"driver\": {\"version\": \"1.2\"}}"), Lines{});
+  EXPECT_EQ(Read(ReadDoctorJson, "{\"kind\": \"doctor\", \"driver\": {\"version\": \"550.54.14\"}}"), Lines{});
+  EXPECT_EQ(Read(ReadDoctorJson, "{ \"a\": \"}\" \n"), Lines{});
+  // A stray brace before the report does not hide it.
+  EXPECT_EQ(Read(ReadDoctorJson, "{ not json\n{\n  \"schema_version\": 2,\n  \"kind\": \"doctor\",\n"
+                                 "  \"driver\": {\"version\": \"535.104.05\", \"wsl\": true},\n"
+                                 "  \"gpus\": [{\"index\": 0, \"name\": \"NVIDIA GeForce RTX 3090\", \"memory_bytes\": 25769803776}]\n}\n"),
+            (Lines{"2 format doctor --json", "5 driver_version 535.104.05", "5 wsl doctor --json driver.wsl",
+                   "6 gpu [0] NVIDIA GeForce RTX 3090", "6 gpu_memory_mib [0] 24576"}));
+}
+
+// ---- every reader: hostile input -------------------------------------------------------------
+
+const PasteReader kReaders[] = {ReadNvidiaSmi, ReadNvidiaSmiQ, ReadNvidiaSmiXml, ReadNvidiaSmiCsv,
+                                ReadPipList,   ReadPipFreeze,  ReadCondaList,    ReadNvcc,
+                                ReadProcDriver, ReadTegraRelease, ReadDoctorJson};
+
+TEST(PasteReadersHostile, GarbageGivesNoFacts) {
+  std::string garbage;
+  for (int i = 0; i < 4096; ++i) garbage += static_cast<char>((i * 7919) % 94 + 32);
+  for (PasteReader read : kReaders) {
+    EXPECT_EQ(Show(read(Paste(garbage))), Lines{});
+    EXPECT_EQ(Show(read(Paste("\n\n\n"))), Lines{});
+    EXPECT_EQ(Show(read(PasteText{})), Lines{});
+  }
+}
+
+TEST(PasteReadersHostile, HundredThousandLinesAreFast) {
+  // Every format's opening line, many times over, and lines that look like each one's rows.
+  std::string text;
+  for (int i = 0; i < 10000; ++i) {
+    text += "| NVIDIA-SMI 535.104.05   Driver Version: 535.104.05   CUDA Version: 12.2 |\n"
+            "|   0  NVIDIA A10G   On  | 00000000:00:1E.0 Off |    0 |\n"
+            "==============NVSMI LOG==============\n"
+            "<nvidia_smi_log><gpu id=\"00000000:00:1E.0\">\n"
+            "name, driver_version\n"
+            "Package Version\n"
+            "torch==2.1.0\n"
+            "# Name Version Build Channel\n"
+            "{ \"kind\": \"doctor\",\n"
+            "Cuda compilation tools, release 12.1, V12.1.105\n";
+  }
+  PasteText paste = Paste(text);
+  ASSERT_GE(paste.lines.size(), 100000u);
+  auto start = std::chrono::steady_clock::now();
+  for (PasteReader read : kReaders) read(paste);
+  double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_LT(seconds, 20.0);  // linear: well under a second on a desktop, slack for emulators
+  EXPECT_EQ(ReadNvcc(paste).size(), 20000u);
+}
+
+TEST(PasteReadersHostile, OneLineOfAMegabyte) {
+  for (char c : {'|', ' ', '{', '<', ',', '=', '-', 'a', '"'}) {
+    std::string line(1 << 20, c);
+    for (PasteReader read : kReaders) read(Paste(line));
+  }
+  std::string header = "| NVIDIA-SMI 1   Driver Version: " + std::string(1 << 20, '9') + " |";
+  std::vector<PasteFact> facts = ReadNvidiaSmi(Paste(header));
+  ASSERT_EQ(facts.size(), 2u);
+  EXPECT_EQ(facts[1].value.size(), 1u << 20);
+  std::string freeze = "torch==" + std::string(1 << 20, '1');
+  EXPECT_EQ(ReadPipFreeze(Paste(freeze)).size(), 2u);
+  EXPECT_EQ(ReadPipList(Paste("Package Version\n---- ----\ntorch " + std::string(1 << 20, '1'))).size(), 1u);
+}
+
 }  // namespace
 }  // namespace cudamatch
