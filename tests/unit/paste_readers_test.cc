@@ -342,6 +342,49 @@ TEST(PasteReadersNvidiaSmi, TruncatedAndGarbage) {
 }
 
 
+// R418 (CUDA 10.1), lspci lines before it: https://github.com/openmm/openmm/issues/2386
+TEST(PasteReadersNvidiaSmi, R418) {
+  EXPECT_EQ(Read(ReadNvidiaSmi, R"PASTE(```
+02:00.0 VGA compatible controller: NVIDIA Corporation GP102 [TITAN X] (rev a1)
+82:00.1 Audio device: NVIDIA Corporation GP102 HDMI Audio Controller (rev a1)
+Sun Sep 15 17:18:47 2019       
++-----------------------------------------------------------------------------+
+| NVIDIA-SMI 418.39       Driver Version: 418.39       CUDA Version: 10.1     |
+|-------------------------------+----------------------+----------------------+
+| GPU  Name        Persistence-M| Bus-Id        Disp.A | Volatile Uncorr. ECC |
+| Fan  Temp  Perf  Pwr:Usage/Cap|         Memory-Usage | GPU-Util  Compute M. |
+|===============================+======================+======================|
+|   0  TITAN X (Pascal)    On   | 00000000:02:00.0 Off |                  N/A |
+| 23%   27C    P8     9W / 250W |      1MiB / 12196MiB |      0%      Default |
++-------------------------------+--------------------)PASTE"),
+            (Lines{"6 format nvidia-smi", "6 driver_version 418.39", "6 driver_cuda 10.1", "11 gpu [0] TITAN X (Pascal)",
+                   "11 gpu_bus_id [0] 00000000:02:00.0", "12 gpu_memory_mib [0] 12196"}));
+}
+
+// R535 on an A10G, the processes table after a line of blanks: https://github.com/NVIDIA/DCGM/issues/232
+TEST(PasteReadersNvidiaSmi, R535) {
+  EXPECT_EQ(Read(ReadNvidiaSmi, R"PASTE(```
+nvidia-smi
+Thu May 22 04:11:56 2025       
++---------------------------------------------------------------------------------------+
+| NVIDIA-SMI 535.247.01             Driver Version: 535.247.01   CUDA Version: 12.2     |
+|-----------------------------------------+----------------------+----------------------+
+| GPU  Name                 Persistence-M | Bus-Id        Disp.A | Volatile Uncorr. ECC |
+| Fan  Temp   Perf          Pwr:Usage/Cap |         Memory-Usage | GPU-Util  Compute M. |
+|                                         |                      |               MIG M. |
+|=========================================+======================+======================|
+|   0  NVIDIA A10G                    Off | 00000000:00:1E.0 Off |                    0 |
+|  0%   26C    P0              60W / 300W |   8722MiB / 23028MiB |      0%      Default |
+|                                         |                      |                  N/A |
++-----------------------------------------+----------------------+----------------------+
+                                                                                         
++---------------------------------------------------------------------------------------+
+| Processes:                                                                            |
+|  GPU   GI   CI        PID   Type   Process name)PASTE"),
+            (Lines{"5 format nvidia-smi", "5 driver_version 535.247.01", "5 driver_cuda 12.2", "11 gpu [0] NVIDIA A10G",
+                   "11 gpu_bus_id [0] 00000000:00:1E.0", "12 gpu_memory_mib [0] 23028"}));
+}
+
 // ---- nvidia-smi -q ---------------------------------------------------------------------------
 
 // R560 on Windows, -q -d MEMORY (FB and BAR1 both have a Total; only FB's is the GPU's memory):
@@ -471,6 +514,46 @@ TEST(PasteReadersNvidiaSmiQ, SecondGpuAndEndOfBlock) {
                    "10 gpu_memory_mib [1] 11019"}));
   // Lines of -q without its header are not read.
   EXPECT_EQ(Read(ReadNvidiaSmiQ, "Driver Version : 535.104.05\nGPU 00000000:01:00.0\n    Product Name : X\n"), Lines{});
+}
+
+// R418 in a container, nvidia-smi -a: https://github.com/NVIDIA/nvidia-docker/issues/1001
+TEST(PasteReadersNvidiaSmiQ, R418) {
+  EXPECT_EQ(Read(ReadNvidiaSmiQ, R"PASTE(```
+root@5ab363ee00c7:/opt/RealNetworks/virgo# nvidia-smi -a
+
+==============NVSMI LOG==============
+
+Timestamp                           : Tue Jun 25 17:14:36 2019
+Driver Version                      : 418.67
+CUDA Version                        : 10.1
+
+Attached GPUs                       : 1
+GPU 00000000:41:00.0
+    Product Name                    : GeForce GTX 1080 Ti
+    Product Brand                   : GeForce)PASTE"),
+            (Lines{"4 format nvidia-smi -q", "7 driver_version 418.67", "8 driver_cuda 10.1",
+                   "11 gpu_bus_id [0] 00000000:41:00.0", "12 gpu [0] GeForce GTX 1080 Ti"}));
+}
+
+// R470 on an A100, in a Markdown fence with a prompt: https://github.com/NVIDIA/CUDALibrarySamples/issues/104
+TEST(PasteReadersNvidiaSmiQ, R470) {
+  EXPECT_EQ(Read(ReadNvidiaSmiQ, R"PASTE(```markdown
+[root@set-zw04-mtcv-serving-img2text01 build]# nvidia-smi -a
+
+==============NVSMI LOG==============
+
+Timestamp                                 : Wed Jan  4 19:10:30 2023
+Driver Version                            : 470.103.01
+CUDA Version                              : 11.4
+
+Attached GPUs                             : 1
+GPU 00000000:94:00.0
+    Product Name                          : NVIDIA A100-SXM4-80GB
+    Product Brand                         : NVIDIA
+```
+and the table:)PASTE"),
+            (Lines{"4 format nvidia-smi -q", "7 driver_version 470.103.01", "8 driver_cuda 11.4",
+                   "11 gpu_bus_id [0] 00000000:94:00.0", "12 gpu [0] NVIDIA A100-SXM4-80GB"}));
 }
 
 // ---- nvidia-smi -q -x ------------------------------------------------------------------------
