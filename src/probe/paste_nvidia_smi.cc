@@ -161,7 +161,11 @@ void ReadQIndented(FactList& facts, int line, std::string_view bare, QState& st)
 //   |=========================================+========================+======================|
 //   |   0  NVIDIA GeForce RTX 4070        Off |   00000000:2D:00.0  On |                  N/A |
 //   |  0%   36C    P5             17W /  200W |     430MiB /  12282MiB |      1%      Default |
-// R610+ says "KMD Version: 610.43.02     CUDA UMD Version: 13.3" in the header.
+// R610+ says "KMD Version: 610.43.02     CUDA UMD Version: 13.3" in the header (NVIDIA renamed
+// both: https://docs.nvidia.com/deploy/nvidia-smi/index.html; a capture:
+// https://github.com/sgl-project/sglang/issues/27487). Sample above from
+// https://github.com/Frogging-Family/nvidia-all/pull/212; tests/unit/paste_readers_test.cc has
+// R331 to R610 from public threads.
 std::vector<PasteFact> ReadNvidiaSmi(const PasteText& text) {
   FactList facts(PasteFormat::kNvidiaSmi);
   bool open = false;
@@ -197,6 +201,9 @@ std::vector<PasteFact> ReadNvidiaSmi(const PasteText& text) {
 //       Product Name                          : GeForce GTX 780
 //       FB Memory Usage
 //           Total                             : 3018 MiB
+// (https://github.com/MatthiasSchinzel/sysmon/issues/12; FB Memory Usage as in
+// https://github.com/terminatorul/NvStrapsReBar/issues/89.) R610+ adds "KMD Version" and
+// "CUDA UMD Version" and may follow the old values with "[Deprecated; ...]".
 std::vector<PasteFact> ReadNvidiaSmiQ(const PasteText& text) {
   FactList facts(PasteFormat::kNvidiaSmiQ);
   QState st;
@@ -301,6 +308,7 @@ void ReadXmlTag(FactList& facts, int line, const Tag& t, XmlState& st) {
 //           <product_name>NVIDIA A100-SXM4-80GB</product_name>
 //           <fb_memory_usage>
 //               <total>81920 MiB</total>
+// (https://github.com/influxdata/telegraf/issues/5812; R390 has no <cuda_version>.)
 std::vector<PasteFact> ReadNvidiaSmiXml(const PasteText& text) {
   FactList facts(PasteFormat::kNvidiaSmiXml);
   XmlState st;
@@ -397,7 +405,8 @@ void ReadCsvRow(FactList& facts, int line, const std::vector<CsvField>& fields,
 //   compute_cap, compute_mode, driver_version, name, index
 //   7.0, Default, 570.86.15, NVIDIA TITAN V, 0
 //   8.9, Default, 570.86.15, NVIDIA RTX 5880 Ada Generation, 1
-// "memory.total [MiB]" rows read "24576 MiB" ("24576" with nounits). Without its header
+// (https://github.com/triton-inference-server/server/pull/8070). "memory.total [MiB]" rows read
+// "24576 MiB" ("24576" with nounits). Without its header
 // (noheader) a row is not recognised.
 std::vector<PasteFact> ReadNvidiaSmiCsv(const PasteText& text) {
   FactList facts(PasteFormat::kNvidiaSmiCsv);

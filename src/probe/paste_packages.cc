@@ -62,6 +62,8 @@ bool IsRule(std::string_view bare) {
 //   ------------------------ ------------ -------------------------
 //   torch                    2.1.0+cu121
 //   mypkg                    0.1.0        /home/user/src/mypkg
+// (a capture: https://github.com/pytorch/pytorch/issues/167242). extra: "editable" for rows
+// with an editable project location.
 std::vector<PasteFact> ReadPipList(const PasteText& text) {
   FactList facts(PasteFormat::kPipList);
   enum { kNone, kHeader, kRows } state = kNone;
@@ -158,7 +160,8 @@ bool ReadFreezeLine(FactList& facts, int line, std::string_view bare) {
 }  // namespace
 
 // pip freeze (and uv pip freeze, pip list --format=freeze): one requirement a line, see
-// ReadFreezeLine. A block is a run of such lines; anything else ends it.
+// ReadFreezeLine (a direct reference: https://github.com/horovod/horovod/pull/2019). A block is
+// a run of such lines; anything else ends it. extra: "editable" for editable installs.
 std::vector<PasteFact> ReadPipFreeze(const PasteText& text) {
   FactList facts(PasteFormat::kPipFreeze);
   bool open = false;
@@ -192,7 +195,7 @@ bool IsCondaColumns(std::string_view bare) {
 
 }  // namespace
 
-// conda list (also mamba and micromamba list, which print the same columns):
+// conda list (mamba list prints the same columns):
 //   # packages in environment at /home/seita/miniconda3/envs/seuss:
 //   #
 //   # Name                    Version                   Build  Channel
@@ -200,7 +203,8 @@ bool IsCondaColumns(std::string_view bare) {
 //   ffmpeg                    4.3                  hf484d3e_0    pytorch
 //   pytorch                   2.1.0           py3.10_cuda12.1_cudnn8.9.2_0    pytorch
 //   torch                     2.1.0                    pypi_0    pypi
-// extra: the build string, then the channel when the row names one ("py3.10_cuda12.1_cudnn8.9.2_0 pytorch").
+// (https://github.com/facebookresearch/pytorch3d/issues/183 and /1538.) extra: the build string,
+// then the channel when the row names one ("py3.10_cuda12.1_cudnn8.9.2_0 pytorch").
 std::vector<PasteFact> ReadCondaList(const PasteText& text) {
   FactList facts(PasteFormat::kCondaList);
   bool open = false, headed = false;  // headed: the environment line opened this block

@@ -44,6 +44,8 @@ std::string_view NvccRelease(std::string_view bare) {
 //   Built on Mon_Oct_12_20:09:46_PDT_2020
 //   Cuda compilation tools, release 11.1, V11.1.105
 //   Build cuda_11.1.TC455_06.29190527_0
+// (https://github.com/pytorch/builder/pull/580). A release line without the header (the paste
+// cut it) starts a block of its own.
 std::vector<PasteFact> ReadNvcc(const PasteText& text) {
   FactList facts(PasteFormat::kNvcc);
   bool open = false;  // a header line whose release line has not come yet
@@ -71,6 +73,9 @@ std::vector<PasteFact> ReadNvcc(const PasteText& text) {
 //   NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  550.54.14  Release Build  (dvs-builder@U16-I3-B03-4-3)  Thu Feb 22 01:25:25 UTC 2024
 //   NVRM version: NVIDIA UNIX Open Kernel Module for aarch64  540.4.0  Release Build  (buildbrain@mobile-u64-6336-d8000)  Thu Aug 29 20:31:31 PDT 2024
 //   GCC version:  gcc version 12.2.0 (Debian 12.2.0-14)
+// (https://github.com/nix-community/nixGL/issues/186). Jetson's L4T 35 writes its L4T release
+// there ("... for aarch64  35.3.1  Release Build ...", https://github.com/nix-community/nixGL/issues/139),
+// no driver version: the line is kept as kUnparsed.
 std::vector<PasteFact> ReadProcDriver(const PasteText& text) {
   FactList facts(PasteFormat::kProcDriver);
   for (const PasteLine& l : text.lines) {
@@ -89,7 +94,8 @@ std::vector<PasteFact> ReadProcDriver(const PasteText& text) {
 // cat /etc/nv_tegra_release (ParseNvTegraRelease reads the line):
 //   # R35 (release), REVISION: 4.1, GCID: 33958178, BOARD: t186ref, EABI: aarch64, DATE: Tue Aug  1 19:57:35 UTC 2023
 //   # R36 (release), REVISION: 3.0, GCID: 36191598, BOARD: generic, EABI: aarch64, DATE: Mon Jul  1 23:25:14 UTC 2024
-// BOARD is the board configuration the release was built for, kept as kJetsonModel.
+// (https://github.com/rt-net/JetsonNano_DT_SPI/issues/9). BOARD is the board configuration the
+// release was built for, kept as kJetsonModel.
 std::vector<PasteFact> ReadTegraRelease(const PasteText& text) {
   FactList facts(PasteFormat::kTegraRelease);
   for (const PasteLine& l : text.lines) {

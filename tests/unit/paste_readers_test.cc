@@ -321,6 +321,12 @@ TEST(PasteReadersNvidiaSmi, FailureOnOneLine) {
                    "Make sure that the latest NVIDIA driver is installed and running."}));
 }
 
+TEST(PasteReadersNvidiaSmi, NvmlMismatch) {
+  // What nvidia-smi prints after a driver update without a reboot.
+  EXPECT_EQ(Read(ReadNvidiaSmi, "$ nvidia-smi\nFailed to initialize NVML: Driver/library version mismatch\nNVML library version: 535.183\n"),
+            (Lines{"2 format nvidia-smi", "2 unparsed Failed to initialize NVML: Driver/library version mismatch"}));
+}
+
 // A table quoted in a reply ("> ") and indented is the same table.
 TEST(PasteReadersNvidiaSmi, QuotedAndIndented) {
   EXPECT_EQ(Read(ReadNvidiaSmi, "> > | NVIDIA-SMI 535.104.05   Driver Version: 535.104.05   CUDA Version: 12.2 |\n"
