@@ -2,8 +2,6 @@
 // from public threads (each cited above it) and on hostile input.
 
 #include <chrono>
-#include <fstream>
-#include <sstream>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -11,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include "probe/paste.h"
+#include "tests/unit/test_util.h"
 
 namespace cudamatch {
 namespace {
@@ -889,16 +888,9 @@ TEST(PasteReadersTegraRelease, R35AndR36) {
 
 // ---- cudamatch doctor --json -----------------------------------------------------------------
 
-std::string Golden(const std::string& name) {
-  std::ifstream in(std::string(CUDAMATCH_SOURCE_DIR) + "/tests/golden/" + name, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
 // Our own report, as the gpu-server golden has it, pasted after some text.
 TEST(PasteReadersDoctorJson, GpuServerGolden) {
-  std::string json = Golden("doctor-gpu-server-json.out");
+  std::string json = testing::ReadSource("tests/golden/doctor-gpu-server-json.out");
   ASSERT_FALSE(json.empty());
   std::vector<PasteFact> facts = ReadDoctorJson(Paste("Here is my report:\n```json\n" + json));
   ASSERT_FALSE(facts.empty());
