@@ -275,17 +275,20 @@ struct XmlState {
 };
 
 void ReadXmlTag(FactList& facts, int line, const Tag& t, XmlState& st) {
-  std::string gpu = std::to_string(st.ordinal);
   if (t.name == "fb_memory_usage") {
     st.in_fb = !t.closing;
-  } else if (t.closing || t.text.empty()) {
-    if (t.name == "gpu" && !t.closing) {
-      ++st.ordinal;
-      if (auto id = Attribute(t.attributes, "id"); IsBusId(id)) {
-        facts.Add(K::kGpuBusId, line, std::to_string(st.ordinal), id);
-      }
-    }
-  } else if (t.name == "driver_version") {
+    return;
+  }
+  if (t.closing) return;
+  if (t.name == "gpu") {
+    ++st.ordinal;
+    std::string_view id = Attribute(t.attributes, "id");
+    if (IsBusId(id)) facts.Add(K::kGpuBusId, line, std::to_string(st.ordinal), id);
+    return;
+  }
+  if (t.text.empty()) return;
+  std::string gpu = std::to_string(st.ordinal);
+  if (t.name == "driver_version") {
     facts.Add(K::kDriverVersion, line, "", t.text);
   } else if (t.name == "cuda_version") {
     facts.Add(K::kDriverCuda, line, "", t.text);

@@ -126,12 +126,17 @@ std::string WheelVersion(std::string_view url) {
 //   numpy @ file:///home/conda/feedstock_root/build_artifacts/numpy_1707225342954/work   (no version: "")
 //   -e git+https://github.com/org/proj.git@3f2a1b#egg=proj                               (no version: "")
 //   # Editable install with no version control (proj==0.1.0)
+// "-e git+https://github.com/org/proj.git@3f2a1b#egg=proj": the name when the line gives one.
+void ReadEditableLine(FactList& facts, int line, std::string_view bare) {
+  size_t egg = bare.find("#egg=");
+  std::string_view name = egg == std::string_view::npos ? "" : bare.substr(egg + 5);
+  name = name.substr(0, name.find('&'));
+  if (IsName(name)) facts.Add(K::kPackage, line, name, "", "editable");
+}
+
 bool ReadFreezeLine(FactList& facts, int line, std::string_view bare) {
   if (StartsWith(bare, "-e ") || StartsWith(bare, "--editable ")) {
-    size_t egg = bare.find("#egg=");
-    std::string_view name = egg == std::string_view::npos ? "" : bare.substr(egg + 5);
-    name = name.substr(0, name.find('&'));
-    if (IsName(name)) facts.Add(K::kPackage, line, name, "", "editable");
+    ReadEditableLine(facts, line, bare);
     return true;
   }
   std::string_view extra;
