@@ -12,6 +12,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <thread>
 
@@ -218,6 +219,47 @@ TEST_F(EnvCacheTest, ChangingReplacingOrDeletingAnyDependencyIsSeen) {
       EXPECT_LT(cached.stats.hits, written);  // the environment that depends on it is read again
       EXPECT_EQ(cached.json, plain.json);
     }
+  }
+}
+
+// A finished distribution's files (its dist-info holds RECORD) are covered by the site
+// directory: installers remove a dist-info and write a new one, never edit it in place. Removing,
+// reinstalling (a new dist-info renamed into place, here with a RECORD that lists no shared object
+// any more) and finishing an install that was under way (RECORD appears) are each seen.
+TEST_F(EnvCacheTest, ADistributionRemovedReinstalledOrFinishedIsSeen) {
+  const std::string dist = Host(root_, std::string(kSite) + "/flash_attn-2.6.3.dist-info");
+  auto reinstall = [&] {
+    std::string next = dist + ".new";
+    stdfs::copy(dist, next);
+    std::ofstream(next + "/RECORD", std::ios::trunc) << "flash_attn/__init__.py,sha256=x,1\n";
+    stdfs::remove_all(dist);
+    stdfs::rename(next, dist);
+  };
+  auto unfinish = [&] { stdfs::remove(dist + "/RECORD"); };
+  auto finish = [&] { std::ofstream(dist + "/RECORD") << "flash_attn/__init__.py,sha256=x,1\n"; };
+  struct Case {
+    const char* name;
+    std::function<void()> before, change;
+  };
+  std::vector<Case> cases = {{"removed", nullptr, [&] { stdfs::remove_all(dist); }},
+                             {"reinstalled", nullptr, reinstall},
+                             {"finished", unfinish, finish}};
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    Fresh();
+    if (c.before) c.before();
+    size_t written = Probe(true).stats.written;
+    ASSERT_GE(written, 1u);
+    bool record_seen = stdfs::exists(dist + "/RECORD");
+    for (const FileSig& d : Deps()) {  // a finished dist-info costs no stat of its own
+      if (record_seen) EXPECT_FALSE(StartsWith(d.path, std::string(kSite) + "/flash_attn-2.6.3.dist-info")) << d.path;
+    }
+    WaitATick();
+    c.change();
+    ProbeRun cached = Probe(true);
+    ProbeRun plain = Probe(false);
+    EXPECT_LT(cached.stats.hits, written);  // the environment is read again
+    EXPECT_EQ(cached.json, plain.json);
   }
 }
 
