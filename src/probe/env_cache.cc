@@ -138,6 +138,11 @@ EnvScan ReadEnvironment(const Fs& fs, PythonEnv& env, Snapshot& snap) {
   size_t start = snap.trail.size();
   Trail python(snap, "python");
   ScanPackages(fs, env, python);
+  // Whether the dist-info a package's metadata came from is finished (its RECORD is there): then
+  // the metadata needs no stat of its own on the next run (Prune).
+  for (const auto& [name, pkg] : env.packages) {
+    if (IsDistInfo(env, pkg.location)) fs.Stat(pkg.location + "/RECORD");
+  }
   scan.package_trail.assign(snap.trail.begin() + static_cast<std::ptrdiff_t>(start), snap.trail.end());
   Snapshot side;
   Trail binaries(side, "binaries");
