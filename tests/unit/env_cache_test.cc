@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -115,6 +116,7 @@ class EnvCacheTest : public ::testing::Test {
     Snapshot snap = TakeSnapshot(in);
     return ProbeRun{EnvironmentJson(snap), cache.stats(), counts->Contents(kSite), counts->Total(kSite)};
   }
+  void WaitATick() const;
   std::vector<FileSig> Deps() const {
     std::vector<FileSig> out;
     for (const auto& entry : stdfs::directory_iterator(cache_)) {
@@ -151,7 +153,26 @@ TEST_F(EnvCacheTest, WarmRunEqualsUncachedAndReadsNoFileOfTheEnvironment) {
 // A path of the tree given as the root sees it, as this process sees it.
 std::string Host(const std::string& root, const std::string& path) { return root + path; }
 
-void WaitATick() { std::this_thread::sleep_for(std::chrono::milliseconds(20)); }
+// Waits until a file written now gets a later change time than any the entries recorded: on a
+// file system whose clock ticks coarsely (a second on some), a change made within the tick of the
+// scan could otherwise leave size and times as they were, and the test would see a stale hit that
+// no real run can get (entries are not written for changes that recent). The probe file lies
+// outside the machine's tree, on the same file system.
+void EnvCacheTest::WaitATick() const {
+  int64_t newest = 0;
+  for (const FileSig& d : Deps()) newest = std::max({newest, d.info.mtime_ns, d.info.ctime_ns});
+  const std::string tick = tmp_.path() + "/tick";
+  for (int i = 0; i < 400; ++i) {
+    std::ofstream(tick, std::ios::trunc) << i;
+    struct stat st;
+    if (stat(tick.c_str(), &st) == 0 &&
+        static_cast<int64_t>(st.st_ctim.tv_sec) * 1'000'000'000 + st.st_ctim.tv_nsec > newest) {
+      break;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  stdfs::remove(tick);
+}
 
 // Same size, same modification time: only the change time (and the content) differ.
 void ChangeInPlace(const std::string& p) {
