@@ -47,7 +47,8 @@ Result<int> DriverTimeoutMs(const std::string& flag, const std::string& env) {
 namespace {
 
 int64_t NowNs() {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+  auto now = std::chrono::system_clock::now().time_since_epoch();
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(now).count();
 }
 
 // The one place that decides whether this host's NVIDIA libraries are asked: only when the root

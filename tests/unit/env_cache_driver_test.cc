@@ -49,7 +49,8 @@ class DriverCacheTest : public ::testing::Test {
     int asked = 0;
     DriverCacheOptions o;
     o.tool_version = "test";
-    o.now_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+    auto now = std::chrono::system_clock::now().time_since_epoch();
+    o.now_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(now).count();
     o.racy_ns = 0;
     auto cuda = MakeCachedCuda(std::make_unique<CountingCuda>(answer, &asked), store_.get(), fs.get(), kLib, o);
     cuda->Start();
