@@ -8,7 +8,10 @@
 #   3. the same machine through a FUSE passthrough that waits DELAY ms before every operation
 #      (bench/slowfs.py, python3-fusepy), and through the passthrough without waiting (its own
 #      cost), cold and warm;
-#   4. one paired run: doctor (warm) against python3 -m torch.utils.collect_env.
+#   2b. the same 30 environments in a home directory on this machine's own "/" (--host-paths),
+#      found by plain `doctor` as a login-node user runs it: no --root, so one stat per dependency;
+#   4. one paired run: doctor (warm: environments and libcuda's answer cached) against
+#      /usr/bin/python3 -m torch.utils.collect_env (hyperfine -N -i --warmup 3).
 #   bench/cache.sh [BINARY] [DELAY_MS]       (default build/cudamatch, 0.5)
 set -euo pipefail
 cm=$(realpath "${1:-build/cudamatch}")
@@ -56,6 +59,16 @@ calls "warm" "$tmp/m30" "${run_env[@]}" "$cm" doctor --root "$tmp/m30" --cache
 echo "wall cold $(median_ms "$runs" "${run_env[@]}" "$cm" doctor --root "$tmp/m30" --no-cache) ms," \
      "warm $(median_ms "$runs" "${run_env[@]}" "$cm" doctor --root "$tmp/m30" --cache) ms"
 
+echo "== 2b. synthetic, the same 30 environments under a home on this machine's /"
+python3 "$here/make_conda_machine.py" "$tmp/h30" --envs 30 --dists 200 --host-paths
+sleep 3
+host_env=(env -i $(cat "$tmp/h30.env") CUDAMATCH_CACHE_DIR="$tmp/cache-h30")
+calls "cold (--no-cache)" / "${host_env[@]}" "$cm" doctor --no-cache
+"${host_env[@]}" "$cm" doctor >/dev/null 2>&1 || true
+calls "warm" / "${host_env[@]}" "$cm" doctor
+echo "wall cold $(median_ms "$runs" "${host_env[@]}" "$cm" doctor --no-cache) ms," \
+     "warm $(median_ms "$runs" "${host_env[@]}" "$cm" doctor) ms"
+
 echo "== 3. synthetic through FUSE (bench/slowfs.py)"
 mkdir "$tmp/mnt"
 for d in 0 "$delay"; do
@@ -75,7 +88,7 @@ done
 
 echo "== 4. paired: doctor (warm) and collect_env on this machine"
 export CUDAMATCH_CACHE_DIR="$tmp/cache-host"
-hyperfine -N -i --warmup 1 --runs "${CUDAMATCH_PAIRED_RUNS:-5}" --export-json "$tmp/p.json" \
+hyperfine -N -i --warmup 3 --runs "${CUDAMATCH_PAIRED_RUNS:-10}" --export-json "$tmp/p.json" \
   -n doctor "$cm doctor" -n collect_env "/usr/bin/python3 -m torch.utils.collect_env" >/dev/null 2>&1
 python3 - "$tmp/p.json" <<'PY'
 import json, sys

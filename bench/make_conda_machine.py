@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A synthetic login node: N conda environments of D distributions each, as pip and conda write them.
 
-  bench/make_conda_machine.py DIR [--envs 30] [--dists 200]
+  bench/make_conda_machine.py DIR [--envs 30] [--dists 200] [--host-paths]
 
 DIR becomes a machine image for `cudamatch doctor --root DIR`: Ubuntu's os-release, a driver
 (550.54.14, one RTX 4090 in /proc), and ~/miniconda3 (user dave) with envs/env00..envNN. Each
@@ -10,6 +10,9 @@ lib/python3.11/site-packages holding D distributions: torch 2.3.1+cu121 (version
 with its nvidia-* Requires-Dist, torch/lib with the split CUDA libraries as empty files), eleven
 nvidia-*-cu12 wheels, and pure-Python distributions with a package directory, __init__.py and
 a RECORD of sha256 hashes and sizes (INSTALLER "pip" or "conda", as each tool writes it).
+With --host-paths the home directory is DIR/home/dave as this machine sees it (environments.txt
+and DIR.env name host paths), so that plain `cudamatch doctor` with that HOME finds the
+environments on this machine's own "/", as a user on a login node runs it.
 """
 import argparse
 import base64
@@ -81,8 +84,10 @@ def main():
     ap.add_argument("dir")
     ap.add_argument("--envs", type=int, default=30)
     ap.add_argument("--dists", type=int, default=200)
+    ap.add_argument("--host-paths", action="store_true")
     a = ap.parse_args()
     root = a.dir
+    seen = os.path.abspath(root) if a.host_paths else ""  # the home as the run will name it
     write(os.path.join(root, "etc/os-release"), 'NAME="Ubuntu"\nVERSION_ID="22.04"\nPRETTY_NAME="Ubuntu 22.04.4 LTS"\nID=ubuntu\n')
     write(os.path.join(root, "proc/driver/nvidia/version"),
           "NVRM version: NVIDIA UNIX x86_64 Kernel Module  550.54.14  Thu Feb 22 01:44:30 UTC 2024\n"
@@ -96,10 +101,10 @@ def main():
     for n in range(a.envs):
         prefix = os.path.join(conda, f"envs/env{n:02d}")
         environment(prefix, a.dists)
-        envs.append(f"/home/dave/miniconda3/envs/env{n:02d}")
+        envs.append(f"{seen}/home/dave/miniconda3/envs/env{n:02d}")
     write(os.path.join(home, ".conda/environments.txt"), "\n".join(envs) + "\n")
     write(os.path.join(os.path.dirname(root.rstrip("/")) or ".", os.path.basename(root.rstrip("/")) + ".env"),
-          "HOME=/home/dave\nPATH=/home/dave/miniconda3/bin:/usr/bin:/bin\nLANG=C.UTF-8\n")
+          f"HOME={seen}/home/dave\nPATH={seen}/home/dave/miniconda3/bin:/usr/bin:/bin\nLANG=C.UTF-8\n")
 
 
 if __name__ == "__main__":

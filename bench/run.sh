@@ -59,3 +59,9 @@ for py in /usr/bin/python3 python3; do  # Debian's torch lives in the system Pyt
     break
   fi
 done
+# The environment cache and the calls per environment (bench/cache.sh; needs strace, and FUSE
+# for its step 3); CUDAMATCH_BENCH_CACHE=off leaves it out.
+if [ "${CUDAMATCH_BENCH_CACHE:-on}" != off ] && command -v strace >/dev/null; then
+  echo
+  CUDAMATCH_BENCH_RUNS=5 "$(dirname "$0")/cache.sh" "$cm" 0.5
+fi

@@ -9,6 +9,7 @@
 #include "core/cache_store.h"
 #include "core/memo_fs.h"
 #include "core/text.h"
+#include "probe/env_cache_driver.h"
 
 namespace cudamatch {
 
@@ -45,13 +46,27 @@ Result<int> DriverTimeoutMs(const std::string& flag, const std::string& env) {
 
 namespace {
 
+int64_t NowNs() {
+  auto now = std::chrono::system_clock::now().time_since_epoch();
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(now).count();
+}
+
 // The one place that decides whether this host's NVIDIA libraries are asked: only when the root
-// is this machine's own "/". Under --root nothing is loaded and no process is started.
+// is this machine's own "/". Under --root nothing is loaded and no process is started. libcuda's
+// answer is kept in the environment cache's directory when that cache is on
+// (probe/env_cache_driver.h).
 void AttachNvidiaLibraries(MachineProbe& m, ProbeInput& in, int timeout_ms) {
   if (m.fs->root() != "/") return;
   NvidiaLibraries libs = NvidiaLibraryNames(in);
   m.nvml = MakeRealNvml(libs.nvml, timeout_ms);
   m.cuda = MakeRealCuda(libs.cuda, timeout_ms);
+  if (m.env_cache != nullptr) {
+    DriverCacheOptions o;
+    o.tool_version = CUDAMATCH_VERSION;
+    o.environment = "LD_PRELOAD=" + in.Env("LD_PRELOAD") + " LD_LIBRARY_PATH=" + in.Env("LD_LIBRARY_PATH");
+    o.now_ns = NowNs();
+    m.cuda = MakeCachedCuda(std::move(m.cuda), m.env_cache->store(), m.fs.get(), libs.cuda, std::move(o));
+  }
   in.nvml = m.nvml.get();
   in.cuda = m.cuda.get();
 }
@@ -70,7 +85,7 @@ std::unique_ptr<EnvCache> MakeEnvCache(const MachineOptions& opt, const Context&
   EnvCacheOptions o;
   o.tool_version = CUDAMATCH_VERSION;
   o.catalog_date = ctx.catalog.data_date;
-  o.now_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+  o.now_ns = NowNs();
   return std::make_unique<EnvCache>(std::move(store), o);
 }
 
@@ -133,9 +148,9 @@ Result<MachineProbe> ProbeMachine(const MachineOptions& opt, const Context& ctx)
   in.os = *tree_os;
   std::string pwd = own_root ? WorkingDirectory(ctx.Env("PWD")) : ctx.Env("PWD");
   in.cwd = pwd.empty() ? "/" : pwd;
-  AttachNvidiaLibraries(m, in, *timeout_ms);
   m.env_cache = MakeEnvCache(opt, ctx, own_root, *tree_os);
   in.env_cache = m.env_cache.get();
+  AttachNvidiaLibraries(m, in, *timeout_ms);
   if (own_root) {
     HostFacts host = ThisHost();
     in.host_arch = host.arch;

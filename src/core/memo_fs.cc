@@ -7,6 +7,8 @@ namespace cudamatch {
 
 namespace {
 
+// The memo's Stat and Resolve are answered from lstat where the path is no symbolic link (the same
+// answer the layer below gives, with fewer calls).
 // Files up to this size are remembered whole; all of them together up to kMaxBytes.
 constexpr size_t kMaxFileBytes = 64 * 1024;
 constexpr size_t kMaxBytes = 16 * 1024 * 1024;
@@ -30,8 +32,12 @@ class MemoFs : public Fs {
   Result<std::vector<std::string>> List(std::string_view path) const override {
     return Once(lists_, path, [&] { return inner_->List(path); });
   }
+  // What lstat says, unless the path is a link: one call for the two questions.
   FileInfo Stat(std::string_view path) const override {
-    return Once(stats_, path, [&] { return inner_->Stat(path); });
+    return Once(stats_, path, [&] {
+      FileInfo own = LStat(path);
+      return own.type == FileType::kSymlink ? inner_->Stat(path) : own;
+    });
   }
   FileInfo LStat(std::string_view path) const override {
     return Once(lstats_, path, [&] { return inner_->LStat(path); });
@@ -39,8 +45,18 @@ class MemoFs : public Fs {
   Result<std::string> ReadLink(std::string_view path) const override {
     return Once(links_, path, [&] { return inner_->ReadLink(path); });
   }
+  // A path that is no link, in a directory that resolves, resolves to that directory's path and
+  // its own name: the directories of many environments share one resolution of their parents.
   Result<std::string> Resolve(std::string_view path) const override {
-    return Once(resolved_, path, [&] { return inner_->Resolve(path); });
+    return Once(resolved_, path, [&]() -> Result<std::string> {
+      if (path.size() > 1 && path[0] == '/' && NormalizePath(path) == path) {
+        FileInfo own = LStat(path);
+        if (own.exists() && own.type != FileType::kSymlink) {
+          if (auto dir = Resolve(Dirname(path))) return JoinPath(*dir, Basename(path));
+        }
+      }
+      return inner_->Resolve(path);
+    });
   }
   const std::string& root() const override { return inner_->root(); }
   std::vector<Unreadable> unreadable() const override { return inner_->unreadable(); }

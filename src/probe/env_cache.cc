@@ -1,8 +1,10 @@
 #include "probe/env_cache.h"
 
+#include <algorithm>
 #include <set>
 #include <utility>
 
+#include "core/text.h"
 #include "probe/binaries.h"
 #include "probe/packages.h"
 
@@ -80,6 +82,39 @@ bool Recent(const std::vector<FileSig>& deps, const EnvCacheOptions& o) {
   return false;
 }
 
+bool IsSite(const PythonEnv& env, std::string_view dir) {
+  return std::find(env.site_packages.begin(), env.site_packages.end(), dir) != env.site_packages.end();
+}
+
+// A *.dist-info directory directly in one of the environment's site directories.
+bool IsDistInfo(const PythonEnv& env, std::string_view dir) {
+  return EndsWith(dir, ".dist-info") && IsSite(env, Dirname(dir));
+}
+
+// The dependencies an entry is validated by (env_cache.h): of those the scan looked at, drops
+// (1) a missing path whose directory is itself a dependency (the directory's times change when
+// an entry is added to it), and (2) the files of a *.dist-info directory whose RECORD the scan
+// saw: an installer writes RECORD last, whole, and never edits a finished dist-info in place, it
+// removes it (pip, uv and conda uninstall, upgrade and reinstall alike), which changes the site
+// directory, itself a dependency.
+std::vector<FileSig> Prune(std::vector<FileSig> deps, const PythonEnv& env) {
+  std::set<std::string, std::less<>> dirs, finished;
+  for (const FileSig& d : deps) {
+    if (d.follow && d.info.type == FileType::kDirectory) dirs.insert(d.path);
+    if (d.info.type == FileType::kRegular && Basename(d.path) == "RECORD" && IsDistInfo(env, Dirname(d.path))) {
+      finished.insert(std::string(Dirname(d.path)));
+    }
+  }
+  std::vector<FileSig> out;
+  for (FileSig& d : deps) {
+    std::string_view dir = Dirname(d.path);
+    if (!d.info.exists() && dirs.count(dir) && d.path != dir) continue;
+    if (d.info.type == FileType::kRegular && finished.count(dir) && dirs.count(Dirname(dir))) continue;
+    out.push_back(std::move(d));
+  }
+  return out;
+}
+
 std::string ScanKey(const PythonEnv& env) {
   return env.prefix + "\n" + (env.version ? env.version->ToString() : "");
 }
@@ -103,6 +138,11 @@ EnvScan ReadEnvironment(const Fs& fs, PythonEnv& env, Snapshot& snap) {
   size_t start = snap.trail.size();
   Trail python(snap, "python");
   ScanPackages(fs, env, python);
+  // Whether the dist-info a package's metadata came from is finished (its RECORD is there): then
+  // the metadata needs no stat of its own on the next run (Prune).
+  for (const auto& [name, pkg] : env.packages) {
+    if (IsDistInfo(env, pkg.location)) fs.Stat(pkg.location + "/RECORD");
+  }
   scan.package_trail.assign(snap.trail.begin() + static_cast<std::ptrdiff_t>(start), snap.trail.end());
   Snapshot side;
   Trail binaries(side, "binaries");
@@ -149,6 +189,7 @@ void EnvCache::Scan(const ProbeInput& in, PythonEnv& env, Snapshot& snap) {
   EnvScan scan = ReadEnvironment(recording, env, snap);
   scan.deps = recording.Take();
   bool clean = in.fs->unreadable().size() == unreadable && !Recent(scan.deps, options_);
+  scan.deps = Prune(std::move(scan.deps), env);
   if (store_ && clean) {
     if (auto text = EncodeEnvScan(key, scan); text && store_->Put(name, *text)) ++stats_.written;
   }

@@ -4,14 +4,31 @@
 // entries those scans wrote. Where torch's libraries will load the CUDA runtime from depends on
 // the machine outside the environment (LD_LIBRARY_PATH, ld.so.conf) and is worked out every run.
 //
-// An entry names every path the scan looked at (read, opened, listed, stat'ed, links read) with
-// what stat said about it before it was looked at: type, device, inode, size, modification and
-// change time in nanoseconds (a missing path as missing). It is used only when one stat of each
-// path says the same again, so a file changed, replaced (a rename gives another inode and change
-// time even with the same size and modification time), added to or removed from a directory
-// listed, or deleted makes the next run read the environment again. The key holds the root, the
-// environment's prefix and site directories, cudamatch's version and the catalog's date. An entry
-// is not written when a path it depends on changed less than two seconds before the scan began
+// The dependency set. The scan records every path it looked at (read, opened, listed, stat'ed,
+// links read) with what stat said about it before it was looked at: type, device, inode, size,
+// modification and change time in nanoseconds (a missing path as missing). Two kinds are then
+// left out, because another dependency already changes whenever they do:
+//   - a missing path in a directory that is itself a dependency (creating it changes the
+//     directory's modification and change time): torch/lib/libtorch_cuda_cu.so when torch/lib
+//     was listed;
+//   - the files of a finished distribution: in a *.dist-info directory of a site directory whose
+//     RECORD the scan found, RECORD, METADATA and the rest. Installers (pip, uv, conda) write
+//     RECORD last and whole, and never edit a finished dist-info in place: an uninstall, upgrade
+//     or reinstall removes the directory (and writes a new one), which changes the site
+//     directory's listing, a dependency. A dist-info without RECORD (an install under way, a
+//     tool that writes none) keeps every file it has, and the missing RECORD, as dependencies.
+//     A hand edit of a finished RECORD or METADATA that leaves its directory alone is not seen:
+//     that is the one case the cache trusts the installers' way of writing for.
+// What stays: every listed directory (the site directories, torch/lib, conda-meta), every file
+// read that no installer metadata covers (torch/version.py, torch's METADATA, conda-meta
+// records, an egg-info's PKG-INFO), every shared object whose headers were read (an in-place
+// rebuild of a .so or an edit of version.py changes no directory), and missing paths elsewhere.
+// An entry is used only when one stat of each dependency says the same again, so a file changed,
+// replaced (a rename gives another inode and change time even with the same size and
+// modification time), added to or removed from a directory listed, or deleted makes the next run
+// read the environment again. The key holds the root, the environment's prefix and site
+// directories, cudamatch's version and the catalog's date. An entry is not written when a path
+// the scan looked at (dropped ones included) changed less than two seconds before the scan began
 // (a change within the same clock tick could leave its times as they were), when anything could
 // not be read, or for a Windows tree. Format: a line "cudamatch-env-cache 1", a line with the
 // FNV-1a 64 checksum of the rest, then JSON; an entry that does not parse, fails its checksum or
@@ -66,6 +83,8 @@ class EnvCache {
   // The binaries probe: the scan made for `env` this run, or nullptr.
   const EnvScan* Scanned(const PythonEnv& env) const;
   const EnvCacheStats& stats() const { return stats_; }
+  // The directory's store, shared with the driver-answer cache (env_cache_driver.h).
+  const CacheStore* store() const { return store_.get(); }
 
   std::string KeyOf(const Fs& fs, const PythonEnv& env) const;
   static std::string FileName(const std::string& key);

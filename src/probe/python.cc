@@ -221,9 +221,16 @@ std::vector<std::string> PosixSiteDirs(const ProbeInput& in, const PythonEnv& en
 }
 
 void FillSitePackages(const ProbeInput& in, const PythonLayout& layout, PythonEnv& env) {
-  std::set<std::string> seen;  // lib64 is often a link to lib: scan each real directory once
+  std::vector<std::string> present;
   for (const std::string& d : layout.site_dirs(in, env)) {
-    if (!in.fs->IsDir(d)) continue;  // most candidates are absent: one stat, no resolution
+    if (in.fs->IsDir(d)) present.push_back(d);  // most candidates are absent: one stat, no resolution
+  }
+  if (present.size() == 1) {  // nothing to be the same directory as
+    env.site_packages = std::move(present);
+    return;
+  }
+  std::set<std::string> seen;  // lib64 is often a link to lib: scan each real directory once
+  for (const std::string& d : present) {
     auto real = in.fs->Resolve(d);
     if (real && seen.insert(*real).second) env.site_packages.push_back(d);
   }
