@@ -116,14 +116,19 @@ void Findings(Pieces& p, const Snapshot& s, std::vector<Finding> findings, Lang 
   for (const Finding& f : findings) FindingPieces(p, f, L);
 }
 
+// Text inside an HTML block, where Markdown's backslash escapes do not apply.
+std::string EscapeHtml(std::string_view text) {
+  std::string out;
+  for (char c : text) out += c == '&' ? "&amp;" : c == '<' ? "&lt;" : c == '>' ? "&gt;" : std::string(1, c);
+  return out;
+}
+
 // The text report's details in a collapsed block: blank lines around the Markdown inside it, and
 // the text in a fence, so that GitHub and Gitee render it as written.
 void Details(Pieces& p, const Snapshot& s, const TextOptions& o) {
   Lang L = o.lang;
   if (s.root != "/") Prose(p, "", Tr(L, "markdown.root_image"), "\n\n");
-  Markup(p, "<details>\n<summary>");
-  p.push_back({Piece::Kind::kProse, Tr(L, "doctor.section.details")});
-  Markup(p, "</summary>\n\n");
+  Markup(p, "<details>\n<summary>" + EscapeHtml(Tr(L, "doctor.section.details")) + "</summary>\n\n");
   std::string details = RenderDoctorDetails(s, o);
   while (StartsWith(details, "\n")) details.erase(0, 1);
   p.push_back({Piece::Kind::kPre, details, RedactFor::kProse, "text"});
