@@ -3,8 +3,14 @@
 // the commands of each shell, which must still run after it.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
+#include "core/text.h"
+#include "plan/diagnose.h"
+#include "plan/remedy_text.h"
 #include "report/doctor_markdown.h"
 #include "report/redact.h"
+#include "tests/unit/test_util.h"
 
 namespace cudamatch {
 namespace {
@@ -87,6 +93,48 @@ TEST(MarkdownEscape, SpecialsAreLiteral) {
 TEST(MarkdownEscape, FenceOutgrowsBackticks) {
   EXPECT_EQ(FenceFor("pip install x"), "```");
   EXPECT_EQ(FenceFor("a ```` b ` c"), "`````");
+}
+
+// A machine whose driver is too old for its torch, in a venv under erin's home: the report leads
+// with the verdict, the fix command stands alone in its block, redacted, and the details close
+// the report. In process, so that it runs on every build (the whole-binary checks are
+// markdown_render_test.cc).
+TEST(MarkdownReport, VerdictFixBlockAndDetails) {
+  Snapshot s = testing::MachineWithDriver("470.82.01", "11.4");
+  s.driver.libcuda_paths = {"/usr/lib/x86_64-linux-gnu/libcuda.so.1"};
+  GpuInfo g;
+  g.index = 0;
+  g.name = "NVIDIA A10G";
+  g.cc = ComputeCapability::Parse("8.6").value();
+  g.source = "NVML";
+  s.gpus.push_back(g);
+  PythonEnv env;
+  env.prefix = "/home/erin/venv";
+  env.kind = PythonKind::kVenv;
+  env.version = PyVersion::Parse("3.11").value();
+  PackageInfo torch;
+  torch.name = "torch";
+  torch.version = Pep440::Parse("2.6.0+cu126").value();
+  torch.variant = Variant::Parse("cu126").value();
+  torch.cuda = CudaVersion::Parse("12.6").value();
+  env.packages["torch"] = torch;
+  s.pythons.push_back(env);
+  std::vector<Finding> findings = Diagnose(s, testing::TheCatalog());
+  auto error = std::find_if(findings.begin(), findings.end(), [](const Finding& f) { return f.severity == Severity::kError; });
+  ASSERT_NE(error, findings.end());
+
+  std::map<std::string, std::string> run_env = {{"HOME", "/home/erin"}};
+  std::string md = RenderDoctorMarkdown(s, findings, TextOptions{}, run_env);
+  EXPECT_TRUE(StartsWith(md, "## ")) << md;
+  EXPECT_EQ(ToLower(md).find("erin"), std::string::npos) << md;
+  EXPECT_NE(md.find("\\~/venv: "), std::string::npos) << md;  // prose escapes the tilde
+  std::string fix = RemedyText(error->remedy);
+  ASSERT_FALSE(fix.empty());
+  std::string block = "```sh\n" + Redact(fix, RedactionsFor(md + fix, run_env), RedactFor::kPosix) + "\n```\n";
+  EXPECT_NE(md.find(block), std::string::npos) << block << "\n" << md;
+  EXPECT_LT(md.find("**1 error"), md.find("#### "));
+  EXPECT_TRUE(EndsWith(md, "```\n\n</details>\n")) << md;
+  EXPECT_LT(md.find("<details>"), md.find("```text\n"));
 }
 
 }  // namespace
