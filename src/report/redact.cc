@@ -38,12 +38,23 @@ const char* ReplacementFor(Kind kind, RedactFor place) {
   return r.prose;
 }
 
-// Accounts of no person, and the folders beside the users' own under /Users and C:\Users.
+// Names not redacted where they stand alone: accounts of no person, the shared folders, and
+// words the report itself uses (an account named "cuda" must not blank out every "cuda").
 bool Impersonal(std::string_view name) {
   static const char* kNames[] = {"root", "user", "users", "admin", "administrator", "guest", "nobody", "public", "default",
-                                 "default user", "all users", "shared", "ubuntu", "debian", "runner", "jovyan", "docker"};
+                                 "default user", "all users", "shared", "ubuntu", "debian", "runner", "jovyan", "docker",
+                                 "cuda", "nvidia", "torch", "python", "conda", "pip", "gpu", "driver", "build", "test"};
   std::string lower = ToLower(name);
   return name.size() < 2 || std::any_of(std::begin(kNames), std::end(kNames), [&](const char* n) { return lower == n; });
+}
+
+// The folders beside the users' own under /Users and C:\Users: not anyone's home.
+bool SharedFolder(std::string_view name) {
+  std::string lower = ToLower(name);
+  for (const char* n : {"public", "default", "default user", "all users", "shared"}) {
+    if (lower == n) return true;
+  }
+  return false;
 }
 
 bool NameChar(char c) { return c != '/' && c != '\\' && c != '\'' && c != '"' && c != ':' && c != ';' && c != ',' &&
@@ -83,14 +94,14 @@ std::optional<HomeMatch> HomeAt(std::string_view text, size_t i, const Redaction
     if (!StartsWith(rest, base)) continue;
     size_t end = NameEnd(text, i + base.size());
     std::string name(text.substr(i + base.size(), end - i - base.size()));
-    if (!name.empty() && !Impersonal(name)) return HomeMatch{end - i, kPosixHome, name};
+    if (!name.empty() && !SharedFolder(name)) return HomeMatch{end - i, kPosixHome, name};
   }
   bool drive = rest.size() > 9 && std::isalpha(static_cast<unsigned char>(rest[0])) && rest[1] == ':' &&
                (rest[2] == '\\' || rest[2] == '/') && EqualNoCase(rest.substr(3, 5), "Users") && (rest[8] == '\\' || rest[8] == '/');
   if (drive) {
     size_t end = NameEnd(text, i + 9);
     std::string name(text.substr(i + 9, end - i - 9));
-    if (!name.empty() && !Impersonal(name)) return HomeMatch{end - i, kWindowsHome, name};
+    if (!name.empty() && !SharedFolder(name)) return HomeMatch{end - i, kWindowsHome, name};
   }
   return std::nullopt;
 }

@@ -26,8 +26,9 @@ TEST(MarkdownRedact, HomesBecomeTilde) {
   EXPECT_EQ(Prose("/Users/ann/venv/bin/python"), "~/venv/bin/python");
   EXPECT_EQ(Prose("/root/.cache/pip and /root"), "~/.cache/pip and ~");
   EXPECT_EQ(Prose("(/home/alice)"), "(~)");
+  EXPECT_EQ(Prose("/home/user/x"), "~/x");
   // Not a home: a longer word, a path under another directory, the shared folders.
-  EXPECT_EQ(Prose("/rootfs/usr /srv/home/x /Users/Shared/x /home/user/x"), "/rootfs/usr /srv/home/x /Users/Shared/x /home/user/x");
+  EXPECT_EQ(Prose("/rootfs/usr /srv/home/x /Users/Shared/x"), "/rootfs/usr /srv/home/x /Users/Shared/x");
 }
 
 TEST(MarkdownRedact, WindowsHomesBecomeUserProfile) {
@@ -46,6 +47,8 @@ TEST(MarkdownRedact, TheEnvironmentsHomeAndNamesToo) {
 TEST(MarkdownRedact, ImpersonalNamesStay) {
   std::map<std::string, std::string> env = {{"HOME", "/root"}, {"USER", "root"}, {"USERNAME", "admin"}};
   EXPECT_EQ(Prose("--root inspects an image of /root/x as admin", env), "--root inspects an image of ~/x as admin");
+  // A name the report uses as a word: its home is redacted, the word stays.
+  EXPECT_EQ(Prose("/home/cuda/venv: cuda 12.1", {{"USER", "cuda"}}), "~/venv: cuda 12.1");
 }
 
 TEST(MarkdownRedact, CredentialsInUrls) {
