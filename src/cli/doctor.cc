@@ -5,6 +5,7 @@
 #include "diagnose/rules.h"
 #include "plan/diagnose.h"
 #include "report/doctor.h"
+#include "report/doctor_markdown.h"
 #include "report/shown_paths.h"
 
 namespace cudamatch {
@@ -35,7 +36,8 @@ Output RunDoctor(const DoctorOptions& doctor, Context& ctx) {
   return Views([=] { return DoctorJson(*snapshot, *findings); },
                // The text speaks the machine's own path form (C:\Users\... in a Windows tree).
                [=](const TextOptions& o) { return RenderDoctor(ShownForUser(*snapshot), ShownForUser(*snapshot, *findings), o); },
-               FailOnExit(*findings, doctor.fail_on));
+               FailOnExit(*findings, doctor.fail_on),
+               [=](const TextOptions& o, const auto& env) { return RenderDoctorMarkdown(ShownForUser(*snapshot), ShownForUser(*snapshot, *findings), o, env); });
 }
 
 }  // namespace

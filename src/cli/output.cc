@@ -4,8 +4,10 @@
 
 namespace cudamatch {
 
-Output Views(std::function<Json()> json, std::function<std::string(const TextOptions&)> text, int exit_code) {
+Output Views(std::function<Json()> json, std::function<std::string(const TextOptions&)> text, int exit_code,
+             decltype(Output::markdown) markdown) {
   Output out;
+  out.markdown = std::move(markdown);
   out.exit_code = exit_code;
   out.json = std::move(json);
   out.text = std::move(text);
@@ -23,6 +25,7 @@ const std::vector<Format>& Formats() {
   static const std::vector<Format> kFormats = {
       {"text", "Text for people, in the language of --lang", RenderTextFormat},
       {"json", "One JSON object (schema in docs/json.md)", RenderJsonFormat},
+      {"markdown", "A redacted report to paste into an issue (doctor only; docs/markdown.md)", RenderMarkdownFormat},
   };
   return kFormats;
 }
@@ -64,6 +67,7 @@ int EmitOutput(const Output& out, const Context& ctx) {
     }
     return Fail(out.error, out.exit_code);
   }
+  if (!HasView(out, ctx)) return Fail(Tr(ctx.lang, "usage.markdown_doctor_only"));
   Print(ctx.format->render(out, ctx));
   return out.exit_code;
 }

@@ -25,10 +25,14 @@ struct Output {
   std::string error_id;  // the kind of error for that object; "" names it by the exit code
   std::function<Json()> json;
   std::function<std::string(const TextOptions&)> text;
+  // A report to paste into an issue (--format markdown), redacted with what the run's
+  // environment names (its HOME, USER, USERNAME); only doctor sets it.
+  std::function<std::string(const TextOptions&, const std::map<std::string, std::string>& env)> markdown;
 };
 
 // A result in both views, with its exit code.
-Output Views(std::function<Json()> json, std::function<std::string(const TextOptions&)> text, int exit_code = 0);
+Output Views(std::function<Json()> json, std::function<std::string(const TextOptions&)> text, int exit_code = 0,
+             decltype(Output::markdown) markdown = nullptr);
 // A failed command: the message and its exit code (a usage error by default).
 Output Failed(std::string message, int exit_code = 2);
 
@@ -46,9 +50,12 @@ const Format* FindFormat(std::string_view name);
 // --format's allowed values.
 std::vector<Choice> FormatChoices();
 
-// The formats' renderers, one file each (format_text.cc, format_json.cc).
+// The formats' renderers, one file each (format_text.cc, format_json.cc, format_markdown.cc).
 std::string RenderTextFormat(const Output& out, const Context& ctx);
 std::string RenderJsonFormat(const Output& out, const Context& ctx);
+std::string RenderMarkdownFormat(const Output& out, const Context& ctx);
+// Whether the output has a view for the context's format: markdown is doctor's only.
+bool HasView(const Output& out, const Context& ctx);
 
 // Writes the output in the context's format (or the error to stderr); returns the exit code.
 int EmitOutput(const Output& out, const Context& ctx);

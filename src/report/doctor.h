@@ -20,6 +20,10 @@ namespace cudamatch {
 std::string RenderDoctorSummary(const Snapshot& snap, const std::vector<Finding>& findings, const TextOptions& o);
 std::string RenderDoctor(const Snapshot& snap, const std::vector<Finding>& findings, const TextOptions& o);
 std::string RenderFinding(const Finding& f, const TextOptions& o);
+// The details sections the report ends with (the three CUDA versions, driver, GPUs, toolkits,
+// cuDNN, Pythons, host, what could not be read; the probe trail when verbose), each under its
+// heading, folded to o.width.
+std::string RenderDoctorDetails(const Snapshot& snap, const TextOptions& o);
 std::string RenderTrail(const std::vector<Evidence>& trail, const TextOptions& o);
 
 // Whether `dir` or a place under it could not be read: the facts found there (device nodes under

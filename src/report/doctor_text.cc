@@ -305,11 +305,15 @@ std::string RenderDoctor(const Snapshot& s, const std::vector<Finding>& findings
   std::string root = s.root == "/" ? "" : Tr(L, "doctor.root", {{"root", s.root}});
   out += "\n" + WrapLine(o.style.Bold(Tr(L, "doctor.section.details")) + (root.empty() || StartsWith(root, "（") ? "" : "  ") + root,
                          o.width, "    ");
+  out += RenderDoctorDetails(s, o);
+  return out;
+}
+
+std::string RenderDoctorDetails(const Snapshot& s, const TextOptions& o) {
   std::string details = ThreeCudas(s, o) + DriverSection(s, o) + GpuSection(s, o) + ToolkitSection(s, o) + CudnnSection(s, o) +
                         PythonSection(s, o) + HostSection(s, o) + UnreadableSection(s, o);
   if (o.verbose) details += RenderTrail(s.trail, o);
-  out += WrapLines(details, o.width, 4);  // what the tables could not fit, folded
-  return out;
+  return WrapLines(details, o.width, 4);  // what the tables could not fit, folded
 }
 
 }  // namespace cudamatch

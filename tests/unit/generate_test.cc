@@ -118,7 +118,7 @@ TEST(Generate, CompletionsOfferExactlyTheAllowedValues) {
   if (HaveProgram("bash")) {
     std::string script = Generated(dir, "bash", "cudamatch.bash");
     EXPECT_EQ(BashComplete(dir, script, "cudamatch --lang ''"), (std::set<std::string>{"en", "zh"}));
-    EXPECT_EQ(BashComplete(dir, script, "cudamatch plan --format ''"), (std::set<std::string>{"text", "json"}));
+    EXPECT_EQ(BashComplete(dir, script, "cudamatch plan --format ''"), (std::set<std::string>{"text", "json", "markdown"}));
     EXPECT_EQ(BashComplete(dir, script, "cudamatch --color ''"), (std::set<std::string>{"auto", "always", "never"}));
     EXPECT_EQ(BashComplete(dir, script, "cudamatch --os w"), std::set<std::string>{"windows"});
     EXPECT_EQ(BashComplete(dir, script, "cudamatch --arch ''"), (std::set<std::string>{"x86_64", "aarch64"}));
