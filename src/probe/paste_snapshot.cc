@@ -151,7 +151,7 @@ std::optional<Pep440> CudnnVersionOf(std::string_view value) {
 
 class SnapshotBuilder {
  public:
-  SnapshotBuilder(const PasteText& text, std::string path) : text_(text) {
+  SnapshotBuilder(const PasteText& text, std::string path) : text_(text), shown_(path == "-" ? "stdin" : path) {
     info_.path = std::move(path);
     info_.lines = static_cast<int>(text.lines.size());
     info_.truncated = text.truncated;
@@ -212,6 +212,7 @@ class SnapshotBuilder {
     if (!env_) {
       env_.emplace();
       env_->executable = "python";
+      env_->prefix = shown_;  // where the report says the environment is: the paste
       env_->active = true;
       env_->active_reason = "paste";
       env_->kind = PythonKind::kGiven;
@@ -225,6 +226,7 @@ class SnapshotBuilder {
   }
 
   const PasteText& text_;
+  std::string shown_;
   Snapshot snap_;
   PasteInfo info_;
   std::map<FactKey, PasteFact> seen_;
