@@ -165,6 +165,7 @@ class SnapshotBuilder {
       NotePlatform(f);
     }
     FinishPlatform();
+    snap_.driver.nvml = NvmlState::kSkippedPaste;
     NotChecked();
     if (env_) snap_.pythons.push_back(std::move(*env_));
     snap_.paste = std::move(info_);

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <regex>
 
+#include "json_schema.h"
 #include "test_util.h"
 
 #ifndef _WIN32
@@ -53,6 +54,32 @@ TEST(PasteCli, JsonHasTheFindingsAndThePaste) {
   EXPECT_EQ(never.exit_code, 0);
   EXPECT_NE(never.out.find("Read from " + path + ": collect_env"), std::string::npos) << never.out;
   EXPECT_NE(never.out.find("Not checked"), std::string::npos);
+}
+
+// The paste object, with a conflict and a line that did not read, keeps to the schema.
+TEST(PasteCli, JsonKeepsToTheSchema) {
+  if (testing::kWindowsBuild) GTEST_SKIP() << kWineSkip;
+  testing::TempDir t;
+  std::string path = t.Write("two.txt", std::string(kPaste) + "Nvidia driver version: 550.54.15\n"
+                                                              "Versions of relevant libraries:\n[pip3] torch 2.3.1\n");
+  auto r = testing::RunCudamatch({"doctor", "--from", path, "--json"}, {"LANG=C.UTF-8", std::string(testing::kGoldenNow)});
+  json j = json::parse(r.out);
+  json schema = json::parse(testing::ReadSource("docs/schema/cudamatch.schema.json"));
+  // A pasted GPU has no PCI address: the writer gives null there, as for any GPU without one,
+  // where the schema (unchanged within schema_version 2) says string. Every other field keeps to it.
+  std::vector<std::string> errors;
+  for (const std::string& e : testing::Validate(schema, schema["$defs"]["doctor"], j)) {
+    if (e.find(".pci_bus_id: is null") == std::string::npos && e.find(".pci_device_id: is null") == std::string::npos) errors.push_back(e);
+  }
+  EXPECT_TRUE(errors.empty()) << ::testing::PrintToString(errors);
+  EXPECT_EQ(j["driver"]["nvml"], "skipped.paste");
+  ASSERT_EQ(j["paste"]["conflicts"].size(), 1u);
+  EXPECT_EQ(j["paste"]["conflicts"][0]["fact"], "driver_version");
+  EXPECT_EQ(j["paste"]["conflicts"][0]["second"]["line"], 8);
+  ASSERT_EQ(j["paste"]["unparsed"].size(), 1u);
+  EXPECT_EQ(j["paste"]["unparsed"][0]["line"], 10);
+  std::vector<std::string> ids = Ids(j);
+  EXPECT_NE(std::find(ids.begin(), ids.end(), "paste.conflicting_facts"), ids.end());
 }
 
 TEST(PasteCli, UsageErrors) {
