@@ -40,7 +40,7 @@ std::string RenderPasteBlock(const Snapshot& snap, const TextOptions& o) {
                                     o.width, "    ");
   std::vector<std::string> gaps;
   for (PasteGap g : p.not_checked) gaps.push_back(Tr(L, "paste.gap." + std::string(PasteGapName(g))));
-  out += WrapLine(o.style.Dim(Tr(L, "doctor.paste.not_checked", {{"gaps", Join(gaps, ", ")}})), o.width, "    ");
+  out += WrapLine(o.style.Dim(Tr(L, "doctor.paste.not_checked", {{"gaps", Join(gaps, Tr(L, "common.list_sep"))}})), o.width, "    ");
   if (!p.unparsed.empty()) {
     out += WrapLine(Tr(L, "doctor.paste.unparsed", {{"count", std::to_string(p.unparsed.size())},
                                                       {"line", std::to_string(p.unparsed.front().line)}}),
