@@ -67,6 +67,18 @@ std::optional<FactKey> KeyOf(const PasteFact& f) {
   }
 }
 
+// The nvidia-smi table cuts long GPU names ("NVIDIA GeForce RTX 4090 L..."): a name that starts
+// another (letters and digits only) is the same GPU.
+bool SameGpuName(std::string_view a, std::string_view b) {
+  auto key = [](std::string_view s) {
+    std::string k = ToLower(s);
+    if (EndsWith(k, "...")) k.resize(k.size() - 3);
+    return AlnumKey(k);
+  };
+  std::string ka = key(a), kb = key(b);
+  return StartsWith(ka, kb) || StartsWith(kb, ka);
+}
+
 std::string Compared(const PasteFact& f) {
   if (f.kind == PasteFactKind::kPackage || f.kind == PasteFactKind::kTorchVersion) {
     if (auto v = Pep440::Parse(f.value)) return v->Public();
@@ -179,6 +191,7 @@ class SnapshotBuilder {
     if (!key) return false;
     auto [it, first] = seen_.emplace(*key, f);
     if (first) return false;
+    if (f.kind == PasteFactKind::kGpu && SameGpuName(it->second.value, f.value)) return true;
     if (Compared(it->second) != Compared(f)) info_.conflicts.push_back(PasteConflict{key->kind, key->name, it->second, f});
     return true;
   }

@@ -95,6 +95,9 @@ TEST(PasteCli, UsageErrors) {
   auto both = testing::RunCudamatch({"doctor", "--from", paste, "--root", t.path()}, {"LANG=C.UTF-8"});
   EXPECT_EQ(both.exit_code, 2);
   EXPECT_NE(both.err.find("--root"), std::string::npos);
+  auto python = testing::RunCudamatch({"doctor", "--from", paste, "--python", "/usr/bin/python3"}, {"LANG=C.UTF-8"});
+  EXPECT_EQ(python.exit_code, 2);
+  EXPECT_NE(python.err.find("--python"), std::string::npos) << python.err;
   auto missing = testing::RunCudamatch({"doctor", "--from", t.path() + "/absent.txt"}, {"LANG=C.UTF-8"});
   EXPECT_EQ(missing.exit_code, 2);
 }

@@ -224,6 +224,42 @@ TEST(PasteRules, ACutPasteIsSaid) {
   EXPECT_FALSE(Has(Ids(Diagnose(SnapshotOf(kCu121On470), testing::TheCatalog())), "paste.truncated"));
 }
 
+// collect_env with nvidia-smi's table after it, as pasted into one issue: the collect_env reader
+// takes its own lines only; the table's "Driver Version" and "CUDA Version" are not its keys.
+TEST(PasteReaders, MixedWithNvidiaSmiTheTableIsNotMisread) {
+  std::string paste = "PyTorch version: 2.1.0+cu121\nNvidia driver version: 535.104.05\n\n"
+                      "Wed Jan 10 10:00:00 2024\n"
+                      "+---------------------------------------------------------------------------------------+\n"
+                      "| NVIDIA-SMI 535.104.05             Driver Version: 535.104.05   CUDA Version: 12.2     |\n"
+                      "|-----------------------------------------+----------------------+----------------------+\n"
+                      "| GPU  Name                 Persistence-M | Bus-Id        Disp.A | Volatile Uncorr. ECC |\n"
+                      "|   0  NVIDIA GeForce RTX 3090        Off | 00000000:01:00.0 Off |                  N/A |\n"
+                      "OS: Ubuntu 22.04.3 LTS (x86_64)\n";  // the block has not ended: a key of it is read
+  std::vector<PasteFact> facts = ReadCollectEnv(DecodePaste(paste));
+  std::vector<PasteFactKind> kinds;
+  for (const PasteFact& f : facts) kinds.push_back(f.kind);
+  EXPECT_EQ(kinds, (std::vector<PasteFactKind>{PasteFactKind::kFormat, PasteFactKind::kTorchVersion, PasteFactKind::kDriverVersion,
+                                               PasteFactKind::kOs}));
+  for (const PasteFact& f : facts) EXPECT_LE(f.line, 10);
+  Snapshot s = SnapshotOf(paste);
+  EXPECT_TRUE(s.gpus.empty());  // the table is another reader's
+  EXPECT_EQ(s.driver.userspace_version->text, "535.104.05");
+}
+
+TEST(PasteSnapshot, ACutGpuNameIsTheSameGpu) {
+  PasteText text = DecodePaste("a\nb\nc\n");
+  std::vector<PasteFact> facts = {
+      {PasteFactKind::kGpu, PasteFormat::kCollectEnv, 1, "0", "NVIDIA GeForce RTX 4090 Laptop GPU", ""},
+      {PasteFactKind::kGpu, PasteFormat::kNvidiaSmi, 2, "0", "NVIDIA GeForce RTX 4090 ...", ""},
+      {PasteFactKind::kGpu, PasteFormat::kNvidiaSmi, 3, "0", "Tesla T4", ""},
+  };
+  Snapshot s = PasteSnapshot(text, facts, "x");
+  ASSERT_EQ(s.paste->conflicts.size(), 1u);
+  EXPECT_EQ(s.paste->conflicts[0].second.value, "Tesla T4");
+  EXPECT_EQ(s.gpus.at(0).name, "NVIDIA GeForce RTX 4090 Laptop GPU");
+  EXPECT_EQ(s.gpus.at(0).source, "line 1: a");
+}
+
 TEST(PasteReaders, TheTableRunsInFormatOrderAndFactsComeSortedByLine) {
   const auto& readers = PasteReaders();
   ASSERT_FALSE(readers.empty());
