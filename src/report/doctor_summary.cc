@@ -39,7 +39,8 @@ std::string MachineLine(const Snapshot& s, const Summary& sum, const TextOptions
   }
   if (s.driver.container) facts.push_back(Tr(L, "doctor.summary.container"));
   if (s.driver.wsl) facts.push_back(Tr(L, "doctor.summary.wsl"));
-  return o.style.Bold(Tr(L, "doctor.summary.machine", {{"facts", Join(facts, " · ")}}));
+  const char* label = s.paste ? "doctor.summary.pasted_machine" : "doctor.summary.machine";
+  return o.style.Bold(Tr(L, label, {{"facts", Join(facts, " · ")}}));
 }
 
 std::string Count(Lang L, const char* one, const char* many, size_t n) {
