@@ -331,6 +331,27 @@ TEST(PasteCollectEnv, GpuAndCudnnListsQuotedAndIndented) {
   EXPECT_EQ(s.pythons.at(0).prefix, "stdin");
 }
 
+// Windows prints cuDNN as the DLLs it found, one per line after "Probably one of the following:"
+// (the layout of collect_env.py's get_cudnn_version on win32).
+TEST(PasteCollectEnv, WindowsCudnnDllsAndPaths) {
+  constexpr std::string_view kPaste =
+      "PyTorch version: 1.12.1+cu113\r\n"
+      "OS: Microsoft Windows 10 Pro\r\n"
+      "cuDNN version: Probably one of the following:\r\n"
+      "C:\\Program Files\\NVIDIA GPU Computing Toolkit\\CUDA\\v11.3\\bin\\cudnn64_8.dll\r\n"
+      "C:\\Program Files\\NVIDIA GPU Computing Toolkit\\CUDA\\v11.3\\bin\\cudnn_ops_train64_8.dll\r\n"
+      "HIP runtime version: N/A\r\n";
+  std::vector<PasteFact> f = Read(kPaste);
+  EXPECT_EQ(CountOf(f, PasteFactKind::kCudnn), 2u);
+  PasteText text = DecodePaste(kPaste);
+  Snapshot s = PasteSnapshot(text, ReadPaste(text), "env.txt");
+  EXPECT_EQ(s.platform.os, Os::kWindows);
+  ASSERT_EQ(s.cudnn.size(), 1u);
+  EXPECT_EQ(s.cudnn[0].version->ToString(), "8");
+  EXPECT_EQ(s.cudnn[0].kind, CudnnKind::kToolkit);
+  EXPECT_EQ(s.cudnn[0].source.substr(0, 10), "line 4: C:");
+}
+
 TEST(PasteCollectEnv, NothingOutsideABlock) {
   EXPECT_TRUE(Read("Nvidia driver version: 535.1\nOS: Ubuntu\nGPU 0: Tesla T4\n").empty());
   EXPECT_TRUE(Read("").empty());
