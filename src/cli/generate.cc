@@ -82,6 +82,7 @@ constexpr Example kExamples[] = {
     {"cudamatch check torch==1.13.0 torchvision==1.4.0", "1.4.0 does not exist; 0.14.0 pairs with 1.13.0"},
     {"cudamatch explain minor-compat --lang zh", "one topic, in Chinese"},
     {"cudamatch doctor --root /mnt/image --json", "a mounted image, as JSON"},
+    {"cudamatch doctor --from env.txt", "a pasted collect_env (or - for stdin)"},
     {"cudamatch help plan", "the options of one command"},
     {"cudamatch doctor --root /mnt/c --os windows", "a Windows C: drive or image, from Linux"},
 };

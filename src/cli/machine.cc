@@ -10,6 +10,12 @@
 #include "core/memo_fs.h"
 #include "core/text.h"
 #include "probe/env_cache_driver.h"
+#include "probe/paste.h"
+
+#ifdef _WIN32
+#include <fcntl.h>
+#include <io.h>
+#endif
 
 namespace cudamatch {
 
@@ -160,6 +166,41 @@ Result<MachineProbe> ProbeMachine(const MachineOptions& opt, const Context& ctx)
   m.snapshot = TakeSnapshot(in);
   Derive(ctx.catalog, m.snapshot);
   return m;
+}
+
+namespace {
+
+// The most of a file given to --from that is read at all; past kPasteMaxBytes it is cut (and said).
+constexpr size_t kPasteFileCap = 4 * kPasteMaxBytes;
+
+// stdin as bytes, at most `cap` + 1 of them (one more tells a cut paste).
+Result<std::string> ReadStdin(size_t cap) {
+#ifdef _WIN32
+  _setmode(_fileno(stdin), _O_BINARY);
+#endif
+  std::string out;
+  char buf[1 << 16];
+  while (out.size() <= cap) {
+    size_t n = std::fread(buf, 1, sizeof(buf), stdin);
+    if (n == 0) break;
+    out.append(buf, n);
+  }
+  if (std::ferror(stdin)) return Err("-: stdin could not be read");
+  return out;
+}
+
+}  // namespace
+
+Result<Snapshot> PasteMachine(const std::string& from, const Context& ctx) {
+  auto bytes = from == "-" ? ReadStdin(kPasteMaxBytes) : ReadInputFile(from, kPasteFileCap);
+  if (!bytes) return Error{bytes.error()};
+  PasteText text = DecodePaste(*bytes);
+  std::vector<PasteFact> facts = ReadPaste(text);
+  bool known = std::any_of(facts.begin(), facts.end(), [](const PasteFact& f) { return f.kind == PasteFactKind::kFormat; });
+  if (!known) return Err(Tr(ctx.lang, "paste.nothing_known", {{"file", from == "-" ? "stdin" : from}}));
+  Snapshot snap = PasteSnapshot(text, facts, from);
+  Derive(ctx.catalog, snap);
+  return snap;
 }
 
 }  // namespace cudamatch

@@ -36,6 +36,10 @@ void AddMachineOptions(Command& sub, MachineOptions& opt);
 // An error (a usage error: exit 2) when --root does not name an image directory.
 Result<MachineProbe> ProbeMachine(const MachineOptions& opt, const Context& ctx);
 
+// doctor --from FILE|-: the snapshot of a paste, read from that one file (or stdin) through the
+// capped file layer; nothing of this machine is probed. A file with no known output is an error.
+Result<Snapshot> PasteMachine(const std::string& from, const Context& ctx);
+
 // --root must name an existing directory other than this machine's "/" once links are
 // resolved; a relative path is taken from the working directory. Returns the resolved path.
 Result<std::string> ValidateRoot(const std::string& root, Lang lang = Lang::kEn);

@@ -38,6 +38,7 @@ void CheckGccTooNew(const Snapshot& s, const Catalog& c, const PlanQuery& plans,
 void CheckLdLibraryPath(const Snapshot& s, const Catalog& c, const PlanQuery& plans, std::vector<Finding>& out);
 void CheckPipMirror(const Snapshot& s, const Catalog& c, const PlanQuery& plans, std::vector<Finding>& out);
 void CheckPipOtherPython(const Snapshot& s, const Catalog& c, const PlanQuery& plans, std::vector<Finding>& out);
+void CheckPaste(const Snapshot& s, const Catalog& c, const PlanQuery& plans, std::vector<Finding>& out);
 void CheckToolkitPathVsCudaPath(const Snapshot& s, const Catalog& c, const PlanQuery& plans, std::vector<Finding>& out);
 
 namespace {
@@ -91,6 +92,8 @@ const std::vector<FindingDecl>& FindingTable() {
       {"driver.library_fault", W, CheckLibraryFaults, kMachine},
       {"driver.implausible_value", W, CheckImplausibleValues, kMachine},
       {"wsl.windows_driver", I, CheckWslWindowsDriver, kMachine},
+      {"paste.conflicting_facts", W, CheckPaste, kMachine},
+      {"paste.truncated", I, CheckPaste, kMachine},
   };
   return kTable;
 }

@@ -29,6 +29,9 @@ std::optional<TorchCode> TorchFileCode(const PackageInfo& torch);
 ArchFit FitCode(const FatbinCode& code, const ComputeCapability& gpu);
 
 // Shared helpers.
+// Whether the snapshot could show `gap`: always for a machine or an image; for a paste
+// (doctor --from) only when the paste held it. A rule that reasons from absence asks first.
+bool Observed(const Snapshot& s, PasteGap gap);
 // Calls fn(env, torch) for every environment with torch installed.
 template <typename Fn>
 void ForEachTorch(const Snapshot& s, Fn fn) {

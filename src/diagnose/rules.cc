@@ -43,6 +43,12 @@ bool HasErrors(const std::vector<Finding>& findings) {
                      [](const Finding& f) { return f.severity == Severity::kError; });
 }
 
+bool Observed(const Snapshot& s, PasteGap gap) {
+  if (!s.paste) return true;
+  const std::vector<PasteGap>& gaps = s.paste->not_checked;
+  return std::find(gaps.begin(), gaps.end(), gap) == gaps.end();
+}
+
 EvidenceItem Ev(std::string id, MessageArgs args) { return EvidenceItem{std::move(id), std::move(args)}; }
 
 Finding Emit(std::string_view id, MessageArgs args, std::vector<EvidenceItem> evidence, std::string topic,

@@ -19,7 +19,7 @@ RemedyNeed OnOs(RemedyNeed::Kind kind, const Snapshot& s) {
 }  // namespace
 
 void CheckDriverMissing(const Snapshot& s, const Catalog& c, const PlanQuery& plans, std::vector<Finding>& out) {
-  if (s.driver.installed() || s.gpus.empty()) return;
+  if (s.driver.installed() || s.gpus.empty() || !Observed(s, PasteGap::kDriver)) return;
   const GpuInfo& gpu = s.gpus.front();
   ArgValue gpu_need;
   if (gpu.cc) {
@@ -51,6 +51,7 @@ void CheckDriverMissing(const Snapshot& s, const Catalog& c, const PlanQuery& pl
 void CheckModuleNotLoaded(const Snapshot& s, const Catalog&, const PlanQuery&, std::vector<Finding>& out) {
   const DriverInfo& d = s.driver;
   if (s.platform.os != Os::kLinux) return;  // Windows has no separate kernel module to load
+  if (s.paste) return;  // a paste can say the module is loaded, never that it is not
   if (d.kernel_module_loaded || d.wsl || (d.libcuda_paths.empty() && !d.userspace_version)) return;
   std::vector<EvidenceItem> evidence = DriverEvidence(d);
   evidence.push_back(Ev("evidence.no_kernel_module"));

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "core/text.h"
+#include "diagnose/rule_fns.h"
 
 namespace cudamatch {
 
@@ -45,10 +46,11 @@ size_t GpusOf(const Finding& f) {
   return 1;
 }
 
-DriverState StateOf(const DriverInfo& d, Os os) {
+// A paste says which driver runs, never that its module is not loaded (`pasted`).
+DriverState StateOf(const DriverInfo& d, Os os, bool pasted) {
   if (!d.installed()) return DriverState::kNone;
   if (d.mismatch()) return DriverState::kMismatch;
-  bool module_expected = os == Os::kLinux && !d.wsl;
+  bool module_expected = os == Os::kLinux && !d.wsl && !pasted;
   if (module_expected && !d.kernel_module_loaded) return DriverState::kModuleNotLoaded;
   return DriverState::kLoaded;
 }
@@ -92,6 +94,7 @@ EnvSummary SummarizeEnv(const Snapshot& s, const std::vector<Finding>& findings,
   out.reason = Blocker(findings, index, s.gpus.size(), some);
   if (out.reason >= 0) out.verdict = TorchVerdict::kCannotRun;
   else if (!torch.cuda && !torch.hip) out.verdict = TorchVerdict::kUnknown;
+  else if (s.gpus.empty() && !Observed(s, PasteGap::kGpus)) out.verdict = TorchVerdict::kUnknown;  // the paste lists no GPUs
   else if (s.gpus.empty()) out.verdict = GpusNotVisible(s) ? TorchVerdict::kGpusNotVisible : TorchVerdict::kNoGpu;
   else out.verdict = some ? TorchVerdict::kRunsOnSomeGpus : TorchVerdict::kRunsOnAllGpus;
   return out;
@@ -185,7 +188,7 @@ const std::vector<std::string_view>& BlockingFindingIds() {
 
 Summary Summarize(const Snapshot& s, const std::vector<Finding>& findings) {
   Summary out;
-  out.driver = StateOf(s.driver, s.platform.os);
+  out.driver = StateOf(s.driver, s.platform.os, s.paste.has_value());
   out.gpus = GroupGpus(s.gpus);
   out.gpus_not_visible = GpusNotVisible(s);
   for (size_t i = 0; i < s.pythons.size(); ++i) {

@@ -25,6 +25,7 @@ namespace {
 constexpr std::pair<NvmlState, std::string_view> kNvmlStateNames[] = {
     {NvmlState::kOk, "ok"},
     {NvmlState::kSkippedRoot, "skipped.root"},
+    {NvmlState::kSkippedPaste, "skipped.paste"},
     {NvmlState::kSkippedNoModule, "skipped.no_module"},
     {NvmlState::kSkippedNoLibrary, "skipped.no_library"},
 };

@@ -89,11 +89,12 @@ enum class NvmlState {
   kNotTried,
   kOk,
   kSkippedRoot,       // --root: no library of this host is loaded
+  kSkippedPaste,      // doctor --from: a paste is read, nothing of this host is asked
   kSkippedNoModule,   // the kernel module is not loaded
   kSkippedNoLibrary,  // no libnvidia-ml.so.1
   kFailed,            // nvmlInit_v2 or dlopen failed: DriverInfo::nvml_error says why
 };
-// "ok", "skipped.root", "skipped.no_module", "skipped.no_library"; "" for kNotTried and kFailed.
+// "ok", "skipped.root", "skipped.paste", "skipped.no_module", "skipped.no_library"; "" for kNotTried and kFailed.
 std::string_view NvmlStateName(NvmlState s);
 std::optional<NvmlState> ParseNvmlState(std::string_view name);
 

@@ -30,6 +30,13 @@ std::string RenderTrail(const std::vector<Evidence>& trail, const TextOptions& o
 // /dev, the packages of an environment) are then "could not be read", never "none".
 bool UnreadableUnder(const Snapshot& snap, std::string_view dir);
 
+// doctor --from: whether the paste could not show `gap` (false for a machine); the block under the
+// summary that names the paste, its formats and what it cannot show ("" for a machine); and the
+// JSON "paste" object.
+bool NotInPaste(const Snapshot& snap, PasteGap gap);
+std::string RenderPasteBlock(const Snapshot& snap, const TextOptions& o);
+Json PasteJson(const PasteInfo& paste);
+
 Json DoctorJson(const Snapshot& snap, const std::vector<Finding>& findings);
 Json FindingJson(const Finding& f);
 

@@ -295,6 +295,7 @@ Json DoctorJson(const Snapshot& snap, const std::vector<Finding>& findings) {
     trail.push_back(Json{{"probe", e.probe}, {"source", e.source}, {"outcome", OutcomeName(e.outcome)}, {"detail", e.detail}});
   }
   j["trail"] = trail;
+  if (snap.paste) j["paste"] = PasteJson(*snap.paste);
   return j;
 }
 

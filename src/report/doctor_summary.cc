@@ -12,7 +12,7 @@ std::string DriverFact(const Snapshot& s, DriverState state, Lang L) {
   const DriverInfo& d = s.driver;
   std::string version = d.version() ? d.version()->text : Tr(L, "common.unknown");
   switch (state) {
-    case DriverState::kNone: return Tr(L, "doctor.summary.no_driver");
+    case DriverState::kNone: return Tr(L, NotInPaste(s, PasteGap::kDriver) ? "doctor.summary.driver_not_pasted" : "doctor.summary.no_driver");
     case DriverState::kModuleNotLoaded: return Tr(L, "doctor.summary.module_not_loaded", {{"version", version}});
     case DriverState::kMismatch:
       return Tr(L, "doctor.summary.mismatch", {{"kernel", d.kernel_version->text}, {"userspace", d.userspace_version->text}});
@@ -26,7 +26,11 @@ std::string DriverFact(const Snapshot& s, DriverState state, Lang L) {
 std::string MachineLine(const Snapshot& s, const Summary& sum, const TextOptions& o) {
   Lang L = o.lang;
   std::vector<std::string> facts = {DriverFact(s, sum.driver, L)};
-  if (sum.gpus.empty()) facts.push_back(Tr(L, sum.gpus_not_visible ? "doctor.summary.gpus_not_visible" : "doctor.summary.no_gpu"));
+  if (sum.gpus.empty() && NotInPaste(s, PasteGap::kGpus)) {
+    facts.push_back(Tr(L, "doctor.summary.gpus_not_pasted"));
+  } else if (sum.gpus.empty()) {
+    facts.push_back(Tr(L, sum.gpus_not_visible ? "doctor.summary.gpus_not_visible" : "doctor.summary.no_gpu"));
+  }
   for (const GpuGroup& g : sum.gpus) {
     const GpuInfo& face = s.gpus[g.members.front()];
     std::string label = GroupLabel(s.gpus, g);
@@ -35,7 +39,8 @@ std::string MachineLine(const Snapshot& s, const Summary& sum, const TextOptions
   }
   if (s.driver.container) facts.push_back(Tr(L, "doctor.summary.container"));
   if (s.driver.wsl) facts.push_back(Tr(L, "doctor.summary.wsl"));
-  return o.style.Bold(Tr(L, "doctor.summary.machine", {{"facts", Join(facts, " · ")}}));
+  const char* label = s.paste ? "doctor.summary.pasted_machine" : "doctor.summary.machine";
+  return o.style.Bold(Tr(L, label, {{"facts", Join(facts, " · ")}}));
 }
 
 std::string Count(Lang L, const char* one, const char* many, size_t n) {

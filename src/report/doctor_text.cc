@@ -77,7 +77,8 @@ std::string DriverSection(const Snapshot& s, const TextOptions& o) {
     rows.push_back({Tr(L, "doctor.driver.kernel"), d.kernel_version->text + Paren(L, Tr(L, FlavorMessageId(d.kernel_flavor))),
                     o.style.Dim(d.kernel_source)});
   } else if (!windows) {
-    rows.push_back({Tr(L, "doctor.driver.kernel"), Tr(L, d.wsl ? "doctor.driver.kernel_wsl" : "doctor.driver.kernel_none"), ""});
+    const char* none = d.wsl ? "doctor.driver.kernel_wsl" : s.paste ? "doctor.paste.not_in_paste" : "doctor.driver.kernel_none";
+    rows.push_back({Tr(L, "doctor.driver.kernel"), Tr(L, none), ""});
   }
   rows.push_back({Tr(L, "doctor.driver.userspace"), d.userspace_version ? d.userspace_version->text
                                                       : d.libcuda_paths.empty() ? Tr(L, "common.none") : Tr(L, "common.unknown"),
@@ -86,7 +87,9 @@ std::string DriverSection(const Snapshot& s, const TextOptions& o) {
   if (d.nvml != NvmlState::kNotTried) {
     rows.push_back({"NVML", NvmlText(d, L), ""});
   }
-  std::string no_devices = Tr(L, UnreadableUnder(s, "/dev") ? "common.unreadable" : "common.none");
+  std::string no_devices = Tr(L, s.paste                       ? "doctor.paste.not_in_paste"
+                                 : UnreadableUnder(s, "/dev") ? "common.unreadable"
+                                                              : "common.none");
   if (!windows) rows.push_back({Tr(L, "doctor.driver.devices"), d.device_node_paths.empty() ? no_devices : Join(d.device_node_paths, " "), ""});
   if (d.wsl) rows.push_back({"WSL", Tr(L, "common.yes"), "/proc/version"});
   if (d.container) rows.push_back({Tr(L, "doctor.driver.container"), Tr(L, "common.yes"), o.style.Dim(d.container_source)});
@@ -299,6 +302,7 @@ std::string RenderTrail(const std::vector<Evidence>& trail, const TextOptions& o
 std::string RenderDoctor(const Snapshot& s, const std::vector<Finding>& findings, const TextOptions& o) {
   Lang L = o.lang;
   std::string out = RenderDoctorSummary(s, findings, o);
+  out += RenderPasteBlock(s, o);
   out += Section("doctor.section.findings", o);
   if (findings.empty()) out += NoFindings(s, o);
   for (const Finding& f : findings) out += RenderFinding(f, o);

@@ -36,6 +36,7 @@ std::string_view CudnnKindMessageId(CudnnKind k) {
 std::optional<std::string_view> NvmlMessageId(NvmlState s) {
   switch (s) {
     case NvmlState::kSkippedRoot: return "nvml.skipped.root";
+    case NvmlState::kSkippedPaste: return "nvml.skipped.paste";
     case NvmlState::kSkippedNoModule: return "nvml.skipped.no_module";
     case NvmlState::kSkippedNoLibrary: return "nvml.skipped.no_library";
     case NvmlState::kNotTried:
