@@ -10,6 +10,17 @@ const std::vector<PasteReaderRow>& PasteReaders() {
   // One row per format, in the order of PasteFormat; the facts of all are sorted by line after.
   static const std::vector<PasteReaderRow> kReaders = {
       {PasteFormat::kCollectEnv, ReadCollectEnv},
+      {PasteFormat::kNvidiaSmi, ReadNvidiaSmi},
+      {PasteFormat::kNvidiaSmiQ, ReadNvidiaSmiQ},
+      {PasteFormat::kNvidiaSmiXml, ReadNvidiaSmiXml},
+      {PasteFormat::kNvidiaSmiCsv, ReadNvidiaSmiCsv},
+      {PasteFormat::kPipList, ReadPipList},
+      {PasteFormat::kPipFreeze, ReadPipFreeze},
+      {PasteFormat::kCondaList, ReadCondaList},
+      {PasteFormat::kNvcc, ReadNvcc},
+      {PasteFormat::kProcDriver, ReadProcDriver},
+      {PasteFormat::kTegraRelease, ReadTegraRelease},
+      {PasteFormat::kDoctorJson, ReadDoctorJson},
   };
   return kReaders;
 }
