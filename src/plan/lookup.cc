@@ -199,6 +199,8 @@ bool IsFragment(const std::string& text, const GpuMatch& m) {
   if (std::any_of(key.begin(), key.end(), [](unsigned char ch) { return std::isdigit(ch); })) return false;
   if (m.models.size() > 1) return true;
   std::string name = AlnumLower(m.models.front()->name);
+  // "NVIDIA Jetson AGX Thor", as NVIDIA's tools print it, names the catalog's "Jetson AGX Thor".
+  if (StartsWith(key, "nvidia") && name == key.substr(6)) return false;
   return !(name == key || (EndsWith(name, key) && key.size() >= 6));
 }
 

@@ -146,6 +146,15 @@ TEST(Lookup, AReleaseTheCatalogLacksCarriesTheDataDate) {
   EXPECT_EQ(r->not_found->suggestions.front(), "0.29.0 (torch 2.14.0)");
 }
 
+TEST(Lookup, AGpuNameWithNvidiasPrefixFindsTheModel) {
+  for (const char* name : {"NVIDIA Jetson AGX Thor", "Jetson AGX Thor"}) {
+    auto r = Lookup(TheCatalog(), ParseLookupQuery({"gpu", name}).value(), Platform{}, nullptr);
+    ASSERT_TRUE(r) << name;
+    EXPECT_FALSE(r->not_found) << name;
+    ASSERT_TRUE(r->gpu) << name;
+  }
+}
+
 TEST(Plan, APartlyKnownReleaseIsNoRejectedCandidateUnlessVerbose) {
   MachineSpec s;
   s.platform = Platform{Os::kWindows, Arch::kX86_64};
