@@ -126,6 +126,30 @@ TEST(Check, AVariantTheCatalogLacksIsANoteAndJudgedFromItsCuda) {
   ASSERT_TRUE(HasProblem(r, "check.machine"));  // a 470 driver runs no CUDA 12 build: certain
 }
 
+// An unknown arch list decides nothing, but what its CUDA can build for does.
+TEST(Plan, AnUnknownArchListStillRejectsAGpuItsCudaCannotTarget) {
+  const Catalog& c = TheCatalog();
+  const TorchVariant* unknown = nullptr;
+  for (const TorchVariant& v : c.torch_variants) {
+    if (v.variant.cuda && !v.arch_list && WidestArchList(c, *v.variant.cuda) && *v.variant.cuda < CudaVersion::Parse("12.8").value()) unknown = &v;
+  }
+  ASSERT_NE(unknown, nullptr);
+  const TorchRelease* t = FindTorch(c, unknown->torch);
+  ASSERT_NE(t, nullptr);
+  MachineSpec s;
+  s.platform = unknown->platform == "windows-x86_64" ? Platform{Os::kWindows, Arch::kX86_64} : Platform{};
+  s.gpus = {ComputeCapability::Parse("12.0").value()};  // Blackwell: no CUDA before 12.8 builds for it
+  std::vector<Reason> reasons = CheckCandidate(c, s, *t, *unknown, nullptr);
+  auto has = [&](const std::string& id) {
+    return std::any_of(reasons.begin(), reasons.end(), [&](const Reason& r) { return r.id == id; });
+  };
+  EXPECT_TRUE(has("reject.cuda_cannot_target")) << unknown->torch.Public() << "+" << unknown->variant.tag;
+  EXPECT_FALSE(has("reject.arch_unknown"));
+  s.gpus = {ComputeCapability::Parse("8.6").value()};  // CUDA can build for it: the list decides, and it is unknown
+  reasons = CheckCandidate(c, s, *t, *unknown, nullptr);
+  EXPECT_TRUE(has("reject.arch_unknown"));
+}
+
 TEST(Lookup, NearestCompanionsFollowReleaseOrderAndTheSameLine) {
   auto near = NearestPaired(TheCatalog(), Pep440::Parse("0.29.2").value(), false, 3);
   ASSERT_EQ(near.size(), 3u);
