@@ -166,7 +166,7 @@ Json PlanJson(const Plan& plan, const MachineSpec& spec) {
   for (const Rejection& r : plan.rejected) {
     Json reasons = Json::array();
     for (const Reason& x : r.reasons) reasons.push_back(Json{{"id", x.id}, {"message", ReasonText(x, Lang::kEn)}});
-    rejected.push_back(Json{{"candidate", r.candidate}, {"line", r.line}, {"reasons", reasons}});
+    rejected.push_back(Json{{"candidate", r.candidate}, {"line", r.line}, {"partly_known", r.partly_known}, {"reasons", reasons}});
   }
   j["rejected"] = rejected;
   Json suggestions = Json::array();
