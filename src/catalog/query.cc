@@ -92,25 +92,34 @@ const TorchVariant* FindVariant(const Catalog& c, const Pep440& torch, std::stri
   return nullptr;
 }
 
-std::vector<const TorchRelease*> NearestTorch(const Catalog& c, const Pep440& v, size_t limit) {
-  std::vector<const TorchRelease*> all;
-  for (const TorchRelease& t : c.torch) all.push_back(&t);
-  std::sort(all.begin(), all.end(), [](const TorchRelease* a, const TorchRelease* b) { return a->torch < b->torch; });
+std::vector<size_t> NearestOrder(const std::vector<Pep440>& sorted, const Pep440& v) {
   Pep440 plain = v.WithoutLocal();
-  size_t below = static_cast<size_t>(std::count_if(all.begin(), all.end(), [&](const TorchRelease* t) { return t->torch < plain; }));
-  // (other line, steps away in release order, other major, older): the release itself, its own
+  size_t below = static_cast<size_t>(std::count_if(sorted.begin(), sorted.end(), [&](const Pep440& t) { return t < plain; }));
+  // (other line, steps away in release order, other major, older): the version itself, its own
   // line, then outward with the newer one first.
   auto key = [&](size_t i) {
-    const Pep440& t = all[i]->torch;
+    const Pep440& t = sorted[i];
     bool older = i < below;
     size_t steps = older ? below - 1 - i : i - below;
     return std::make_tuple(t.Part(0) != plain.Part(0) || t.Part(1) != plain.Part(1), steps, t.Part(0) != plain.Part(0), older);
   };
-  std::vector<size_t> order(all.size());
+  std::vector<size_t> order(sorted.size());
   for (size_t i = 0; i < order.size(); ++i) order[i] = i;
   std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return key(a) < key(b); });
+  return order;
+}
+
+std::vector<const TorchRelease*> NearestTorch(const Catalog& c, const Pep440& v, size_t limit) {
+  std::vector<const TorchRelease*> all;
+  for (const TorchRelease& t : c.torch) all.push_back(&t);
+  std::sort(all.begin(), all.end(), [](const TorchRelease* a, const TorchRelease* b) { return a->torch < b->torch; });
+  std::vector<Pep440> versions;
+  for (const TorchRelease* t : all) versions.push_back(t->torch);
   std::vector<const TorchRelease*> out;
-  for (size_t i = 0; i < order.size() && out.size() < limit; ++i) out.push_back(all[order[i]]);
+  for (size_t i : NearestOrder(versions, v)) {
+    if (out.size() >= limit) break;
+    out.push_back(all[i]);
+  }
   return out;
 }
 

@@ -40,6 +40,8 @@ const TorchVariant* FindVariant(const Catalog& c, const Pep440& torch, std::stri
 // order, the newer first at the same distance (9.9.9: the newest releases). For "no such
 // release" answers and for fixes that change as little as they can.
 std::vector<const TorchRelease*> NearestTorch(const Catalog& c, const Pep440& v, size_t limit);
+// The same order over any ascending list of versions: indexes into `sorted`, nearest first.
+std::vector<size_t> NearestOrder(const std::vector<Pep440>& sorted, const Pep440& v);
 // Whether a release publishes wheels for this CPython (stable or experimental).
 enum class PythonFit { kSupported, kExperimental, kUnsupported, kUnknown };
 PythonFit FitPython(const TorchRelease& t, const PyVersion& py);

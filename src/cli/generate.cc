@@ -79,7 +79,7 @@ constexpr Example kExamples[] = {
     {"cudamatch lookup driver==470.82.01", "serves CUDA 11.4; the newest torch that runs on it"},
     {"cudamatch lookup gpu \"RTX 3090\"", "8.6, Ampere; the newest build for this machine (--all: every wheel)"},
     {"cudamatch plan --no-detect --driver 470.82.01 --gpu \"RTX 3090\" --python 3.10", "a machine given by flags"},
-    {"cudamatch check torch==1.13.0 torchvision==1.4.0", "1.4.0 does not exist; 0.14.0 pairs with 1.13.0"},
+    {"cudamatch check torch==1.13.0 torchvision==1.4.0", "1.4.0 is not in the catalog; 0.14.0 pairs with 1.13.0"},
     {"cudamatch explain minor-compat --lang zh", "one topic, in Chinese"},
     {"cudamatch doctor --root /mnt/image --json", "a mounted image, as JSON"},
     {"cudamatch doctor --from env.txt", "a pasted collect_env (or - for stdin)"},

@@ -75,9 +75,11 @@ Output RunLookup(const LookupOptions& opt, Context& ctx) {
   if (!result) return Failed(result.error());
   auto found = std::make_shared<const LookupResult>(std::move(*result));
   const Catalog* c = &ctx.catalog;
+  // A release or CUDA version the catalog lacks is a gap in its data, said, not an error; a GPU
+  // name nothing matches is one the user must correct.
   return Views([=] { return LookupJson(*c, *found); },
                [=](const TextOptions& o) { return RenderLookup(*c, *found, o); },
-               found->not_found ? kExitFindings : kExitOk);
+               found->not_found && found->query.kind == LookupQuery::Kind::kGpu ? kExitFindings : kExitOk);
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include "core/text.h"
 #include "plan/check_fix.h"
 #include "plan/companions.h"
+#include "plan/gaps.h"
 #include "plan/remedy.h"
 #include "plan/remedy_text.h"
 #include "plan/lookup.h"
@@ -118,15 +119,20 @@ void ChooseRelease(State& s) {
     return;
   }
   const TorchRelease* newest = nullptr;
+  const TorchRelease* partly = nullptr;  // chosen only when no release the catalog knows whole is allowed
   for (auto it = s.c.torch.rbegin(); it != s.c.torch.rend(); ++it) {
     if (!AllAllow(s.of[0], it->torch)) continue;
+    if (PartlyKnown(s.c, *it)) {
+      if (!partly) partly = &*it;
+      continue;
+    }
     if (!newest) newest = &*it;
     if (CompanionsPair(s, *it)) {
       s.release = &*it;
       return;
     }
   }
-  if (!s.of[0].empty()) s.release = newest;
+  if (!s.of[0].empty()) s.release = newest ? newest : partly;
 }
 
 bool IsOutsideCatalog(const Pep440& v) {
@@ -135,14 +141,11 @@ bool IsOutsideCatalog(const Pep440& v) {
   return !label.empty() && !Variant::Parse(label);
 }
 
+// A torch version the catalog does not list is a gap in the data, said as a note.
 void CheckTorchExists(State& s) {
   auto e = ExactOf(s, 0);
   if (!e || s.release || IsOutsideCatalog(*e)) return;
-  std::vector<std::string> near;
-  for (const TorchRelease* t : NearestTorch(s.c, *e, 3)) near.push_back(t->torch.Public());
-  s.result.problems.push_back({near.empty() ? "check.torch_missing_none" : "check.torch_missing",
-                               {{"version", e->Public()}, {"nearest", Join(near, ", ")}}, {},
-                               near.empty() ? "" : "torch==" + near.front()});
+  s.result.notes.push_back(TorchNotInCatalog(s.c, *e));
 }
 
 void CheckCompanion(State& s, int pkg) {
@@ -152,12 +155,15 @@ void CheckCompanion(State& s, int pkg) {
   for (const Pin* p : s.of[pkg]) {
     auto e = Exact(*p);
     if (e && KnowCompanion(s.c, name, *e) == CompanionKnown::kUnknown) {
-      std::vector<std::string> near;
-      for (const auto& [ver, rel] : NearestPaired(s.c, *e, pkg == 2, 3)) near.push_back(ver.Public() + " (torch " + rel->torch.Public() + ")");
-      MessageArgs args = {{"name", name}, {"version", e->Public()}, {"nearest", Join(near, ", ")}};
-      if (paired) args.insert(args.end(), {{"torch", t->torch.Public()}, {"paired", paired->Public()}});
-      s.result.problems.push_back({paired ? "check.paired_missing" : "check.version_missing", args, {},
-                                   paired ? std::string(name) + "==" + paired->Public() : ""});
+      // Not in the catalog: a note, unless the pinned torch release's own pair is known.
+      if (!paired) {
+        s.result.notes.push_back(CompanionNotInCatalog(s.c, name, *e));
+        continue;
+      }
+      s.result.problems.push_back({"check.paired_missing",
+                                   {{"name", name}, {"version", e->Public()}, {"date", s.c.data_date},
+                                    {"torch", t->torch.Public()}, {"paired", paired->Public()}}, {},
+                                   std::string(name) + "==" + paired->Public()});
       continue;
     }
     if (!t || !paired) continue;
@@ -198,17 +204,11 @@ const TorchVariant* ChosenVariant(State& s, const TorchRelease& t) {
   std::string tag = s.label;
   if (tag.empty()) {
     if (const TorchVariant* def = PypiDefaultVariant(s.c, t, s.spec.platform.Name())) return def;
-    s.result.problems.push_back({"check.default_unknown", {{"torch", t.torch.Public()}, {"platform", s.spec.platform.Name()}}, {}, ""});
+    s.result.notes.push_back({"gap.default", {{"torch", t.torch.Public()}, {"platform", s.spec.platform.Name()}, {"date", s.c.data_date}}});
     return nullptr;
   }
   const TorchVariant* v = FindVariant(s.c, t.torch, s.spec.platform.Name(), tag);
-  if (v == nullptr) {
-    std::vector<std::string> tags;
-    for (const TorchVariant* x : VariantsOf(s.c, t.torch, s.spec.platform.Name())) tags.push_back(x->variant.tag);
-    s.result.problems.push_back({tags.empty() ? "check.variant_missing_none" : "check.variant_missing",
-                                 {{"torch", t.torch.Public()}, {"variant", tag}, {"platform", s.spec.platform.Name()},
-                                  {"list", Join(tags, " ")}}, {}, ""});
-  }
+  if (v == nullptr) s.result.notes.push_back(VariantNotInCatalog(s.c, t, tag, s.spec.platform.Name()));
   return v;
 }
 
@@ -238,6 +238,23 @@ void CheckCandidateFits(State& s, const TorchRelease& t, const TorchVariant& v, 
   s.result.problems.push_back({"check.machine", {{"candidate", t.torch.Public() + "+" + v.variant.tag}}, std::move(reasons), ""});
 }
 
+// What the catalog does not know of the release (its Python range) is a note, not a failure.
+void NoteUnknown(State& s, const TorchRelease& t, std::vector<Reason>& reasons) {
+  std::erase_if(reasons, [&](const Reason& r) {
+    if (r.id != "reject.python_unknown") return false;
+    s.result.notes.push_back({"gap.python", {{"torch", t.torch.Public()}, {"python", r.args[0].second}, {"date", s.c.data_date}}});
+    return true;
+  });
+}
+
+// The pinned variant the catalog does not list: judged from the CUDA its tag declares.
+void JudgeUnlistedVariant(State& s, const TorchRelease& t, std::vector<Reason>& reasons) {
+  auto variant = Variant::Parse(s.label);
+  if (s.label.empty() || !variant || !variant->cuda) return;
+  for (Reason& r : JudgeFromCuda(s.c, PinSpec(s), t.torch, *variant)) reasons.push_back(std::move(r));
+  s.result.notes.push_back({"gap.judged", {{"build", t.torch.Public() + "+" + variant->tag}, {"cuda", variant->cuda->MajorMinor()}}});
+}
+
 void CheckMachine(State& s) {
   const TorchRelease* t = s.release;
   if (t == nullptr) return;
@@ -245,53 +262,47 @@ void CheckMachine(State& s) {
   MachineSpec spec = PinSpec(s);
   spec.torch = SpecifierSet{};
   std::vector<Reason> release_reasons = CheckRelease(s.c, *t, spec);
+  NoteUnknown(s, *t, release_reasons);
   const TorchVariant* v = ChosenVariant(s, *t);
   if (v != nullptr) {
     CheckCandidateFits(s, *t, *v, std::move(release_reasons));
-  } else if (!release_reasons.empty()) {
+    return;
+  }
+  JudgeUnlistedVariant(s, *t, release_reasons);
+  if (!release_reasons.empty()) {
     s.machine_problem = true;
-    s.result.problems.push_back({"check.machine", {{"candidate", t->torch.Public()}}, std::move(release_reasons), ""});
+    std::string candidate = t->torch.Public() + (s.label.empty() ? "" : "+" + s.label);
+    s.result.problems.push_back({"check.machine", {{"candidate", candidate}}, std::move(release_reasons), ""});
   }
 }
 
-// A build the catalog does not list (nightly, pre-release, local): judged from the CUDA its
-// tag declares and what that CUDA can target.
+// A build the catalog does not list (nightly, pre-release, local, or a release after the
+// data): judged from the CUDA its tag declares and what that CUDA can target.
 void JudgeBuild(State& s) {
   auto e = ExactOf(s, 0);
-  if (!e || s.release || !IsOutsideCatalog(*e)) return;
-  s.result.build = e->ToString();
+  if (!e || s.release) return;
+  bool outside = IsOutsideCatalog(*e);
   auto variant = Variant::Parse(e->LocalLabel());
+  if (!outside && !variant) return;  // a release after the data, no build named: its note says so
+  s.result.build = e->ToString();
   if (!variant || !variant->cuda) {
     if (variant && variant->kind == Variant::Kind::kCpu && HasGpu(s.spec)) {
       s.machine_problem = true;
       s.result.problems.push_back({"check.cpu_on_gpu", {{"candidate", e->ToString()}, {"gpu", GpuName(s.spec)}}, {}, ""});
-    } else {
+    } else if (outside) {
       s.result.notes.push_back({"check.build_undeclared", {{"build", e->ToString()}}});
     }
     return;
   }
-  const CudaTargets* targets = TargetsFor(s.c, *variant->cuda);
-  TorchVariant v{*e, s.spec.platform.Name(), *variant, "", std::nullopt, false, {}};
-  if (targets && !targets->targets.empty()) {
-    ArchList list;
-    for (const ComputeCapability& cc : targets->targets) list.push_back({cc, false});
-    list.back().ptx = true;
-    v.arch_list = list;
-  }
-  TorchRelease t{*e, "", std::nullopt, std::nullopt, std::nullopt, std::nullopt, {},
-                 InstallEra::kUnknown, CondaForm::kUnknown, {}};
-  MachineSpec spec = PinSpec(s);
-  if (!v.arch_list) spec.gpus.clear();
-  std::vector<Reason> reasons = CheckCandidate(s.c, spec, t, v, nullptr);
-  for (Reason& r : reasons) {
-    if (r.id == "reject.no_kernels") r = {"reject.cuda_cannot_target", {r.args[0], {"cuda", variant->cuda->MajorMinor()}, r.args[2]}};
-  }
+  std::vector<Reason> reasons = JudgeFromCuda(s.c, PinSpec(s), *e, *variant);
+  MessageArgs args = {{"build", e->ToString()}, {"cuda", variant->cuda->MajorMinor()}};
   if (reasons.empty()) {
-    s.result.notes.push_back({"check.build_judged", {{"build", e->ToString()}, {"cuda", variant->cuda->MajorMinor()}}});
+    s.result.notes.push_back({outside ? "check.build_judged" : "gap.judged", args});
     return;
   }
   s.machine_problem = true;
-  s.result.problems.push_back({"check.build", {{"build", e->ToString()}, {"cuda", variant->cuda->MajorMinor()}}, std::move(reasons), ""});
+  if (!outside) s.result.notes.push_back({"gap.judged", args});
+  s.result.problems.push_back({"check.build", args, std::move(reasons), ""});
 }
 
 // The index options of the requirements that the printed command must keep: every URL that is

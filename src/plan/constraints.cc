@@ -2,6 +2,7 @@
 // check returns every failure it finds, so a rejection names all of them.
 #include "core/text.h"
 #include "plan/companions.h"
+#include "plan/gaps.h"
 #include "plan/plan.h"
 
 namespace cudamatch {
@@ -62,7 +63,18 @@ void CheckGpus(const Catalog& c, const MachineSpec& spec, const TorchVariant& v,
                std::vector<Reason>* caveats) {
   if (spec.gpus.empty()) return;
   if (!v.arch_list) {
-    out.push_back({"reject.arch_unknown", {{"variant", v.variant.tag}}});
+    // The list is unknown, but not what CUDA itself can build: a GPU outside that is certain.
+    std::optional<ArchList> widest = WidestArchList(c, *v.variant.cuda);
+    bool unknown = false;
+    for (size_t i = 0; i < spec.gpus.size(); ++i) {
+      if (!widest || FitWheel(c, *widest, *v.variant.cuda, spec.gpus[i]).fit != KernelFit::kNone) {
+        unknown = true;
+        continue;
+      }
+      out.push_back({"reject.cuda_cannot_target", {{"gpu", GpuLabel(spec, i)}, {"cuda", v.variant.cuda->MajorMinor()},
+                                                   {"list", Join(ArchListNames(*widest), " ")}}});
+    }
+    if (unknown) out.push_back({"reject.arch_unknown", {{"variant", v.variant.tag}}});
     return;
   }
   std::string list = Join(ArchListNames(*v.arch_list), " ");

@@ -1,6 +1,7 @@
 #include "plan/lookup.h"
 
 #include <algorithm>
+#include <map>
 #include <set>
 #include <tuple>
 
@@ -51,7 +52,7 @@ LookupResult TorchLookup(const Catalog& c, const LookupQuery& q, const Pep440& v
   if (releases.empty()) {
     NotFound nf{std::string(q.kind == LookupQuery::Kind::kTorch ? "torch" :
                             q.kind == LookupQuery::Kind::kTorchvision ? "torchvision" : "torchaudio") +
-                    " " + v.Public(), {}};
+                    " " + v.Public(), {}, c.data_date};
     if (q.kind == LookupQuery::Kind::kTorch) {
       for (const TorchRelease* t : NearestTorch(c, v, 3)) nf.suggestions.push_back(t->torch.Public());
     } else {
@@ -86,7 +87,7 @@ LookupResult CudaLookup(const Catalog& c, const LookupQuery& q, const CudaVersio
   a.releases = ToolkitReleases(c, v);
   a.targets = TargetsFor(c, v);
   if (a.releases.empty() && a.targets == nullptr) {
-    NotFound nf{"CUDA " + v.ToString(), {}};
+    NotFound nf{"CUDA " + v.ToString(), {}, c.data_date};
     for (const CudaToolkit& t : c.toolkits) {
       if (t.cuda.major == v.major && nf.suggestions.size() < 8 &&
           (nf.suggestions.empty() || nf.suggestions.back() != t.cuda.MajorMinor())) {
@@ -198,6 +199,8 @@ bool IsFragment(const std::string& text, const GpuMatch& m) {
   if (std::any_of(key.begin(), key.end(), [](unsigned char ch) { return std::isdigit(ch); })) return false;
   if (m.models.size() > 1) return true;
   std::string name = AlnumLower(m.models.front()->name);
+  // "NVIDIA Jetson AGX Thor", as NVIDIA's tools print it, names the catalog's "Jetson AGX Thor".
+  if (StartsWith(key, "nvidia") && name == key.substr(6)) return false;
   return !(name == key || (EndsWith(name, key) && key.size() >= 6));
 }
 
@@ -275,26 +278,33 @@ Result<LookupQuery> ParseLookupQuery(const std::vector<std::string>& args) {
 static Result<LookupResult> LookupOn(const Catalog& c, const LookupQuery& q, const Platform& platform,
                                      const Mirror* mirror);
 
-std::vector<std::pair<Pep440, const TorchRelease*>> NearestPaired(const Catalog& c, const Pep440& v,
-                                                                  bool audio, size_t limit) {
-  std::string want = Digits(v.WithoutLocal());
-  std::vector<std::tuple<int, size_t, Pep440, const TorchRelease*>> scored;
-  std::set<std::string> seen;
+// The versions of torchvision or torchaudio the catalog knows, ascending, each with the newest
+// torch release it pairs with.
+std::vector<std::pair<Pep440, const TorchRelease*>> KnownPaired(const Catalog& c, bool audio) {
+  std::string_view package = audio ? "torchaudio" : "torchvision";
+  std::map<Pep440, const TorchRelease*> known;
   for (const TorchRelease& t : c.torch) {
     const auto& paired = audio ? t.torchaudio : t.torchvision;
-    if (!paired || !seen.insert(paired->ToString()).second) continue;
-    std::string digits = Digits(*paired);
-    int exact = StripLeadingZeros(digits) == StripLeadingZeros(want) ? 0 : 1;
-    scored.emplace_back(exact, EditDistance(digits, want), *paired, &t);
+    if (paired) known[*paired] = &t;
   }
-  std::stable_sort(scored.begin(), scored.end(), [](const auto& a, const auto& b) {
-    return std::tie(std::get<0>(a), std::get<1>(a)) < std::tie(std::get<0>(b), std::get<1>(b));
-  });
+  for (const Companion& m : c.companions) {
+    const TorchRelease* t = FindTorch(c, m.torch);
+    if (m.package == package && t != nullptr) known.emplace(m.version, t);
+  }
+  return {known.begin(), known.end()};
+}
+
+std::vector<std::pair<Pep440, const TorchRelease*>> NearestPaired(const Catalog& c, const Pep440& v,
+                                                                  bool audio, size_t limit) {
+  std::vector<std::pair<Pep440, const TorchRelease*>> known = KnownPaired(c, audio);
+  std::vector<Pep440> versions;
+  for (const auto& [ver, t] : known) versions.push_back(ver);
+  std::string want = StripLeadingZeros(Digits(v.WithoutLocal()));
+  std::vector<size_t> order = NearestOrder(versions, v);
+  // A mistyped version with the same digits (1.4.0 for 0.14.0) first, then by release order.
+  std::stable_partition(order.begin(), order.end(), [&](size_t i) { return StripLeadingZeros(Digits(versions[i])) == want; });
   std::vector<std::pair<Pep440, const TorchRelease*>> out;
-  for (const auto& [exact, d, ver, t] : scored) {
-    if (out.size() >= limit) break;
-    out.emplace_back(ver, t);
-  }
+  for (size_t i = 0; i < order.size() && out.size() < limit; ++i) out.push_back(known[order[i]]);
   return out;
 }
 

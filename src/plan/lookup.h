@@ -148,9 +148,11 @@ struct GpuAnswer {
 };
 
 // A lookup that found nothing: what was asked, and the nearest real answers.
+// Not an answer that it does not exist: the catalog's data (of `date`) does not list it.
 struct NotFound {
   std::string what;
   std::vector<std::string> suggestions;
+  std::string date;  // the catalog's data_date, for a release or CUDA version; "" for a GPU
 };
 
 struct LookupResult {

@@ -5,6 +5,7 @@
 #include <tuple>
 
 #include "core/text.h"
+#include "plan/gaps.h"
 #include "plan/platform_gate.h"
 #include "plan/remedy_text.h"
 #include "plan/suggest.h"
@@ -57,7 +58,7 @@ std::optional<Choice> BestVariant(const Catalog& c, const MachineSpec& spec, con
     std::vector<Reason> reasons = release_reasons;
     for (Reason& r : CheckCandidate(c, spec, t, *v, &choice.caveats)) reasons.push_back(std::move(r));
     if (!reasons.empty()) {
-      rejected.push_back({Label(t, v), Line(t), std::move(reasons)});
+      rejected.push_back({Label(t, v), Line(t), std::move(reasons), PartlyKnown(c, t)});
       continue;
     }
     choice.fit = v->variant.is_cuda() ? DriverFitFor(c, spec, *v) : DriverFit::kUnknown;
@@ -70,7 +71,7 @@ std::optional<Choice> BestVariant(const Catalog& c, const MachineSpec& spec, con
     reasons.push_back(!spec.variant
                           ? Reason{"reject.no_wheels_platform", {{"platform", spec.platform.Name()}}}
                           : Reason{"reject.no_such_variant", {{"variant", spec.variant->tag}, {"platform", spec.platform.Name()}}});
-    rejected.push_back({Label(t, nullptr), Line(t), std::move(reasons)});
+    rejected.push_back({Label(t, nullptr), Line(t), std::move(reasons), PartlyKnown(c, t)});
   }
   return best;
 }

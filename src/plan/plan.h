@@ -59,6 +59,7 @@ struct Rejection {
   std::string candidate;        // "2.7.1" or "2.7.1+cu128"
   std::string line;             // the release line, "2.7"
   std::vector<Reason> reasons;  // every constraint the candidate fails
+  bool partly_known = false;    // a release the catalog knows only in part (plan/gaps.h): shown with -v
 };
 
 // Rejections of one release line that fail for the same causes (the same reasons), the

@@ -36,7 +36,8 @@ std::string ArchCell(const TorchVariant& v, Lang lang) {
 }
 
 std::string RenderNotFound(const NotFound& nf, const TextOptions& o) {
-  std::string out = Tr(o.lang, "lookup.not_found", {{"what", nf.what}}) + "\n";
+  std::string out = (nf.date.empty() ? Tr(o.lang, "lookup.not_found", {{"what", nf.what}})
+                                     : Tr(o.lang, "lookup.not_found_release", {{"what", nf.what}, {"date", nf.date}})) + "\n";
   if (!nf.suggestions.empty()) {
     out += Tr(o.lang, "lookup.nearest", {{"list", Join(nf.suggestions, ", ")}}) + "\n";
   }

@@ -54,13 +54,23 @@ std::string GroupText(const RejectionGroup& g, const TextOptions& o) {
   return Join(names, ", ") + Colon(o.lang) + Join(parts, Semicolon(o.lang));
 }
 
-std::string RejectedText(const Plan& plan, const TextOptions& o) {
+// The rejections a plan shows: a release the catalog knows only in part is no candidate to
+// reject unless asked (-v), or when nothing fits.
+std::vector<Rejection> ShownRejections(const Plan& plan, const TextOptions& o) {
+  std::vector<Rejection> out;
+  for (const Rejection& r : plan.rejected) {
+    if (o.verbose || !plan.release || !r.partly_known) out.push_back(r);
+  }
+  return out;
+}
+
+std::string RejectedText(const std::vector<Rejection>& rejected, const TextOptions& o) {
   std::string out;
   if (o.verbose) {
-    for (const Rejection& r : plan.rejected) out += "  " + r.candidate + Colon(o.lang) + ReasonsText(r.reasons, o.lang) + "\n";
+    for (const Rejection& r : rejected) out += "  " + r.candidate + Colon(o.lang) + ReasonsText(r.reasons, o.lang) + "\n";
     return out;
   }
-  RejectionSummary summary = GroupRejections(plan.rejected);
+  RejectionSummary summary = GroupRejections(rejected);
   for (const Reason& r : summary.shared) out += "  " + Tr(o.lang, "plan.all_candidates", {{"reason", ReasonText(r, o.lang)}}) + "\n";
   for (size_t i = 0; i < summary.groups.size(); ++i) {
     if (i == 8) {
@@ -106,7 +116,7 @@ std::string RenderPlan(const Plan& plan, const MachineSpec& spec, const TextOpti
   Lang L = o.lang;
   std::string out = o.style.Dim(Tr(L, "plan.for", {{"spec", SpecSummary(spec, L)}})) + "\n";
   if (!plan.release) {
-    out += o.style.Red(Tr(L, "plan.none")) + "\n" + RejectedText(plan, o);
+    out += o.style.Red(Tr(L, "plan.none")) + "\n" + RejectedText(plan.rejected, o);
     if (!plan.suggestions.empty()) out += "\n" + Tr(L, "plan.suggestions") + "\n";
     for (const Reason& r : plan.suggestions) out += "  - " + ReasonText(r, L) + "\n";
     return out;
@@ -120,7 +130,8 @@ std::string RenderPlan(const Plan& plan, const MachineSpec& spec, const TextOpti
   out += "  " + Tr(L, why, {{"variant", plan.variant->variant.tag}}) + "\n";
   for (const Reason& r : plan.caveats) out += "  " + o.style.Yellow("! ") + ReasonText(r, L) + "\n";
   out += CommandsText(plan, spec, o);
-  if (!plan.rejected.empty()) out += "\n" + Tr(L, "plan.rejected") + "\n" + RejectedText(plan, o);
+  std::vector<Rejection> shown = ShownRejections(plan, o);
+  if (!shown.empty()) out += "\n" + Tr(L, "plan.rejected") + "\n" + RejectedText(shown, o);
   return out;
 }
 
@@ -155,7 +166,7 @@ Json PlanJson(const Plan& plan, const MachineSpec& spec) {
   for (const Rejection& r : plan.rejected) {
     Json reasons = Json::array();
     for (const Reason& x : r.reasons) reasons.push_back(Json{{"id", x.id}, {"message", ReasonText(x, Lang::kEn)}});
-    rejected.push_back(Json{{"candidate", r.candidate}, {"line", r.line}, {"reasons", reasons}});
+    rejected.push_back(Json{{"candidate", r.candidate}, {"line", r.line}, {"partly_known", r.partly_known}, {"reasons", reasons}});
   }
   j["rejected"] = rejected;
   Json suggestions = Json::array();
@@ -185,7 +196,7 @@ std::string RenderCheck(const CheckResult& r, const TextOptions& o) {
     for (const Reason& n : r.notes) notes += o.style.Dim(ReasonText(n, L)) + "\n";
     std::string what = r.release ? "torch " + r.release->torch.Public() + (r.variant ? "+" + r.variant->variant.tag : "")
                                  : "torch " + r.build;
-    return notes + o.style.Green(Tr(L, r.release || !r.build.empty() ? "check.ok" : "check.ok_pins", {{"what", what}})) + "\n";
+    return notes + o.style.Green(Tr(L, r.variant || !r.build.empty() ? "check.ok" : "check.ok_pins", {{"what", what}})) + "\n";
   }
   std::string out = facts;
   for (const Reason& n : r.notes) out += o.style.Dim(ReasonText(n, L)) + "\n";

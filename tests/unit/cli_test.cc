@@ -66,15 +66,17 @@ TEST(Cli, LookupCudaDriverGpu) {
   EXPECT_EQ(cc["compute_capability"], "8.6");
 }
 
-TEST(Cli, NonExistentVersionsExitOneWithTheNearestRealOnes) {
+// A version after (or outside) the data is not in the catalog, with its date: an answer, exit 0.
+TEST(Cli, VersionsNotInTheCatalogAreAGapWithTheNearestKnownOnes) {
   auto r = RunCudamatch({"lookup", "torchvision==1.4.0"});
-  EXPECT_EQ(r.exit_code, 1);
-  EXPECT_NE(r.out.find("Not in the catalog: torchvision 1.4.0"), std::string::npos) << r.out;
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_NE(r.out.find("Not in the catalog: torchvision 1.4.0 (data of "), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("0.14.0 (torch 1.13.0)"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("does not exist"), std::string::npos) << r.out;
   auto t = RunCudamatch({"lookup", "torch==9.9.9", "--json"});
-  EXPECT_EQ(t.exit_code, 1);
+  EXPECT_EQ(t.exit_code, 0);
   EXPECT_EQ(nlohmann::json::parse(t.out)["found"], false);
-  EXPECT_EQ(RunCudamatch({"lookup", "cuda==99.1"}).exit_code, 1);
+  EXPECT_EQ(RunCudamatch({"lookup", "cuda==99.1"}).exit_code, 0);
   auto g = RunCudamatch({"lookup", "gpu", "RTX 3099 Tii"});
   EXPECT_EQ(g.exit_code, 1);
   EXPECT_NE(g.out.find("3090"), std::string::npos) << g.out;  // did you mean
