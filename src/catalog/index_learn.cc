@@ -66,7 +66,7 @@ void Earliest(std::string& month, const std::string& upload_time) {
 
 // The CUDA a PyPI wheel's requirements name: nvidia-cuda-runtime-cu12==12.4.127 -> "cu124";
 // "cpu" when the metadata names no NVIDIA package at all; "" when it cannot tell.
-std::string PypiBuild(const CoreMetadata& m) {
+std::string PypiBuild(const WheelMetadata& m) {
   bool any_nvidia = false;
   for (const std::string& req : m.requires_dist) {
     std::string_view name = Trim(std::string_view(req).substr(0, req.find_first_of("=<>!~;[ (")));
@@ -114,7 +114,7 @@ std::vector<std::string> MetadataWanted(const std::vector<IndexPage>& pages, con
   return out;
 }
 
-IndexFacts LearnFromIndexes(const std::vector<IndexPage>& pages, const std::map<std::string, CoreMetadata>& metadata,
+IndexFacts LearnFromIndexes(const std::vector<IndexPage>& pages, const std::map<std::string, WheelMetadata>& metadata,
                             const Catalog& catalog) {
   IndexFacts facts;
   std::map<Pep440, LearnedRelease> releases;

@@ -60,7 +60,7 @@ struct IndexFacts {
 std::vector<std::string> MetadataWanted(const std::vector<IndexPage>& pages, const Catalog& catalog);
 
 // The facts of the pages (and metadata read, by metadata URL) that `catalog` lacks.
-IndexFacts LearnFromIndexes(const std::vector<IndexPage>& pages, const std::map<std::string, CoreMetadata>& metadata,
+IndexFacts LearnFromIndexes(const std::vector<IndexPage>& pages, const std::map<std::string, WheelMetadata>& metadata,
                             const Catalog& catalog);
 
 }  // namespace cudamatch

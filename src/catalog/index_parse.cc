@@ -232,8 +232,8 @@ std::optional<PyVersion> PythonOfTags(std::string_view python_tag, std::string_v
 //   Version: 2.5.1
 //   Requires-Python: >=3.8.0
 //   Requires-Dist: nvidia-cuda-runtime-cu12==12.4.127; platform_system == "Linux" and platform_machine == "x86_64"
-CoreMetadata ParseCoreMetadata(std::string_view text) {
-  CoreMetadata m;
+WheelMetadata ParseWheelMetadata(std::string_view text) {
+  WheelMetadata m;
   for (std::string_view line : Split(text, '\n')) {
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
     if (line.empty()) break;

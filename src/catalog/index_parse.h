@@ -42,11 +42,11 @@ std::string_view CatalogPlatformOfTag(std::string_view tag);
 // The Python version a CPython tag names: "cp312" -> 3.12, abi "cp313t" makes it 3.13t.
 std::optional<PyVersion> PythonOfTags(std::string_view python_tag, std::string_view abi);
 
-struct CoreMetadata {
+struct WheelMetadata {
   std::vector<std::string> requires_dist;  // "nvidia-cuda-runtime-cu12==12.4.127; platform_system == \"Linux\""
   std::string requires_python;             // ">=3.9.0"
 };
-CoreMetadata ParseCoreMetadata(std::string_view text);
+WheelMetadata ParseWheelMetadata(std::string_view text);
 
 // The version a Requires-Dist entry pins `name` to with "==" ("torch==2.5.1" -> 2.5.1), or nullopt.
 std::optional<Pep440> PinnedVersion(std::string_view requirement, std::string_view name);

@@ -85,13 +85,13 @@ Result<IndexPage> FetchPage(HttpClient& http, const IndexBase& base, const std::
   return IndexPage{package, url, base.pypi, std::move(*files)};
 }
 
-Result<CoreMetadata> FetchMetadata(HttpClient& http, const std::string& url) {
+Result<WheelMetadata> FetchMetadata(HttpClient& http, const std::string& url) {
   auto r = http.Get(url, "*/*");
   if (!r) return Error{r.err()};
   std::string type = MediaType(r->content_type);
   if (type == "text/html" || type.ends_with("json")) return Err(url + ": unexpected content type " + type + " for a metadata file");
   if (!r->body.starts_with("Metadata-Version:")) return Err(url + ": not a core metadata file (no Metadata-Version)");
-  return ParseCoreMetadata(r->body);
+  return ParseWheelMetadata(r->body);
 }
 
 struct Learned {
@@ -110,7 +110,7 @@ Result<Learned> Learn(HttpClient& http, const std::vector<IndexBase>& bases, con
       pages.push_back(std::move(*page));
     }
   }
-  std::map<std::string, CoreMetadata> metadata;
+  std::map<std::string, WheelMetadata> metadata;
   for (const std::string& url : MetadataWanted(pages, base_catalog)) {
     auto m = FetchMetadata(http, url);
     if (!m) return Error{m.err()};

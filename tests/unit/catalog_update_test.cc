@@ -88,7 +88,7 @@ TEST(CatalogUpdateReaders, PypiJsonAndMetadata) {
   EXPECT_EQ((*files)[0].url, "https://pypi.org/files/torch-2.16.0-cp312-cp312-manylinux_2_28_x86_64.whl");
   EXPECT_FALSE(ParseSimpleJson("{\"files\": [", "https://h/"));
   EXPECT_FALSE(ParseSimpleJson("{\"files\": []}", "https://h/"));  // no meta.api-version
-  CoreMetadata m = ParseCoreMetadata(ReadAll(FixtureRoot() + "/files/torchvision-0.31.0-cp312-cp312-manylinux_2_28_x86_64.whl.metadata"));
+  WheelMetadata m = ParseWheelMetadata(ReadAll(FixtureRoot() + "/files/torchvision-0.31.0-cp312-cp312-manylinux_2_28_x86_64.whl.metadata"));
   EXPECT_EQ(m.requires_python, ">=3.10");
   ASSERT_EQ(m.requires_dist.size(), 3u);  // the body's text is not a header
   EXPECT_EQ(PinnedVersion(m.requires_dist[1], "torch")->ToString(), "2.16.0");
@@ -130,12 +130,12 @@ std::vector<IndexPage> FixturePages() {
   return pages;
 }
 
-std::map<std::string, CoreMetadata> FixtureMetadata(const std::vector<std::string>& urls) {
-  std::map<std::string, CoreMetadata> out;
+std::map<std::string, WheelMetadata> FixtureMetadata(const std::vector<std::string>& urls) {
+  std::map<std::string, WheelMetadata> out;
   for (const std::string& url : urls) {
     std::string path = url.substr(url.find(".org/") + 4);
     for (size_t at; (at = path.find("%2B")) != std::string::npos;) path.replace(at, 3, "+");
-    out[url] = ParseCoreMetadata(ReadAll(FixtureRoot() + path));
+    out[url] = ParseWheelMetadata(ReadAll(FixtureRoot() + path));
     EXPECT_FALSE(out[url].requires_dist.empty()) << path;
   }
   return out;
