@@ -51,7 +51,7 @@ void AddGlobalFlags(Command& global, GlobalFlags& flags) {
   global.Option("--color", &flags.color, "WHEN", "Colour in text output (NO_COLOR is honoured)")
       .OneOf({{"auto", "when stdout is a terminal"}, {"always", "even into a pipe or file"}, {"never", "plain text"}});
   global.Option("--catalog", &flags.catalog_dir, "DIR", "Read catalog TSV files from DIR instead of the built-in copy");
-  global.Flag("--no-overlay", &flags.no_overlay, "Ignore the index data of `cudamatch catalog update`");
+  global.Flag("--no-overlay", &flags.no_overlay, "Ignore the index data of `cudamatch catalog update` (also CUDAMATCH_OVERLAY=off)");
   global.Flag("-v,--verbose", &flags.verbose, "Show the evidence trail: every source tried");
   global.Option("--os", &flags.os, "OS", "Answer for this system (default: the system cudamatch runs on)")
       .OneOf(OsChoices(), SpellingOf(ParseOs, OsName));
