@@ -17,6 +17,7 @@
 #include "catalog/overlay.h"
 #include "catalog/query.h"
 #include "core/http.h"
+#include "tests/unit/json_schema.h"
 #include "tests/unit/test_util.h"
 
 extern char** environ;
@@ -298,6 +299,23 @@ TEST_F(IndexServer, UpdateWritesTheOverlayAndEveryAnswerUsesIt) {
     EXPECT_EQ(plain.out.find("cu131"), std::string::npos) << plain.out;
     EXPECT_EQ(plain.out.find("index data of"), std::string::npos);
   }
+}
+
+TEST_F(IndexServer, JsonAnswersFollowTheSchema) {
+  nlohmann::json schema = nlohmann::json::parse(ReadAll(testing::SourceDir() + "/docs/schema/cudamatch.schema.json"));
+  auto dry = Update("/whl", {"--dry-run", "--json"});
+  ASSERT_EQ(dry.exit_code, 0) << dry.err;
+  nlohmann::json j = nlohmann::json::parse(dry.out);
+  EXPECT_EQ(testing::Validate(schema, schema, j), std::vector<std::string>{});
+  EXPECT_EQ(j["kind"], "catalog_update");
+  EXPECT_TRUE(j["overlay_path"].is_null());
+  EXPECT_EQ(j["new_releases"], nlohmann::json::array({"2.16.0"}));
+  EXPECT_TRUE(j["meta"]["index_overlay_date"].is_null());  // nothing written, nothing used
+  ASSERT_EQ(Update("/whl", {"--json"}).exit_code, 0);
+  auto lookup = RunCudamatch({"lookup", "torch==2.16.0", "--json", "--os", "linux", "--arch", "x86_64"}, Env());
+  nlohmann::json l = nlohmann::json::parse(lookup.out);
+  EXPECT_EQ(testing::Validate(schema, schema["$defs"]["torch"], l), std::vector<std::string>{});
+  EXPECT_EQ(l["meta"]["index_overlay_date"], "2026-01-01");
 }
 
 TEST_F(IndexServer, AMirrorAndAGoodRedirectAreFollowed) {
