@@ -31,7 +31,10 @@ std::vector<Wheel> Wheels(const std::vector<IndexPage>& pages) {
   return out;
 }
 
+// Releases older than the catalog's first one (PyPI still lists torch 0.1.2 to 0.4.1) are left
+// out of it on purpose: they count as known.
 bool KnownRelease(const Catalog& c, const Pep440& v) {
+  if (!c.torch.empty() && v < c.torch.front().torch) return true;
   return std::any_of(c.torch.begin(), c.torch.end(), [&](const TorchRelease& t) { return t.torch == v; });
 }
 

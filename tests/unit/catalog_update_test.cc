@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -83,10 +84,12 @@ TEST(CatalogUpdateReaders, PypiJsonAndMetadata) {
   std::string json = ReadAll(FixtureRoot() + "/pypi/simple/torch/index.json");
   auto files = ParseSimpleJson(json, "https://pypi.org/simple/torch/");
   ASSERT_TRUE(files) << files.error();
-  ASSERT_EQ(files->size(), 5u);
-  EXPECT_EQ((*files)[0].upload_time.substr(0, 7), "2026-11");
-  EXPECT_TRUE((*files)[0].has_metadata);
-  EXPECT_EQ((*files)[0].url, "https://pypi.org/files/torch-2.16.0-cp312-cp312-manylinux_2_28_x86_64.whl");
+  ASSERT_EQ(files->size(), 6u);
+  EXPECT_EQ((*files)[1].upload_time.substr(0, 7), "2026-11");
+  EXPECT_TRUE((*files)[1].has_metadata);
+  EXPECT_EQ((*files)[1].url, "https://pypi.org/files/torch-2.16.0-cp312-cp312-manylinux_2_28_x86_64.whl");
+  EXPECT_FALSE((*files)[0].has_metadata);  // "core-metadata": false
+  EXPECT_EQ((*files)[0].requires_python, "");  // null
   EXPECT_FALSE(ParseSimpleJson("{\"files\": [", "https://h/"));
   EXPECT_FALSE(ParseSimpleJson("{\"files\": []}", "https://h/"));  // no meta.api-version
   WheelMetadata m = ParseWheelMetadata(ReadAll(FixtureRoot() + "/files/torchvision-0.31.0-cp312-cp312-manylinux_2_28_x86_64.whl.metadata"));
@@ -352,6 +355,25 @@ TEST_F(IndexServer, PlainHttpNeedsTheTestSwitch) {
   auto r = RunCudamatch({"catalog", "update", "--index", Url("/whl")}, env);
   EXPECT_NE(r.exit_code, 0);
   EXPECT_NE(r.err.find("plain http is refused"), std::string::npos) << r.err;
+}
+
+}  // namespace
+}  // namespace cudamatch
+
+namespace cudamatch {
+namespace {
+
+TEST(CatalogUpdateOverlay, AMalformedOverlayIsIgnoredWithAWarning) {
+  TempDir cache;
+  std::string dir = cache.Mkdir("cudamatch");
+  ASSERT_EQ(chmod(dir.c_str(), 0700), 0);
+  std::string file = cache.Write("cudamatch/index-overlay.tsv", "# cudamatch index overlay\ndate\t2026-12-02\n[torch_releases.tsv]\nbroken\n");
+  ASSERT_EQ(chmod(file.c_str(), 0600), 0);
+  auto r = RunCudamatch({"lookup", "torch==2.9.0", "--os", "linux", "--arch", "x86_64"},
+                        {"LANG=C.UTF-8", "XDG_CACHE_HOME=" + cache.path()});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("warning: the index data is ignored"), std::string::npos) << r.err;
+  EXPECT_EQ(r.out.find("index data of"), std::string::npos);
 }
 
 }  // namespace
