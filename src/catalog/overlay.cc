@@ -54,7 +54,7 @@ std::string Clean(std::string_view s) {
 }
 
 template <typename T, typename Less, typename Same>
-void Merge(Table<T>& into, const Table<T>& extra, Less less, Same same) {
+size_t Merge(Table<T>& into, const Table<T>& extra, Less less, Same same) {
   std::vector<T> rows = std::move(into).Take();
   size_t embedded = rows.size();
   for (const T& row : extra) {
@@ -62,10 +62,12 @@ void Merge(Table<T>& into, const Table<T>& extra, Less less, Same same) {
                              [&](const T& r) { return same(r, row); });
     if (!known) rows.push_back(row);
   }
+  size_t added = rows.size() - embedded;
   std::stable_sort(rows.begin(), rows.end(), less);
   into = Table<T>();
   into.reserve(rows.size());
   for (T& row : rows) into.push_back(std::move(row));
+  return added;
 }
 
 bool VariantLess(const TorchVariant& a, const TorchVariant& b) {
@@ -101,7 +103,7 @@ std::string OverlayText(const IndexFacts& facts, const std::string& date) {
   return std::string(kMagic) + "\ndate\t" + date + "\n" + ids.Table() + releases + variants + companions;
 }
 
-Status ApplyOverlay(Catalog& catalog, std::string text) {
+Status ApplyOverlay(Catalog& catalog, std::string text, const std::string& origin) {
   auto stored = std::make_shared<const std::string>(std::move(text));
   std::string_view all = *stored;
   if (!all.starts_with(kMagic)) return Err("not an index overlay (no \"" + std::string(kMagic) + "\" line)");
@@ -128,16 +130,18 @@ Status ApplyOverlay(Catalog& catalog, std::string text) {
   if (parts.size() != 4) return Err("index overlay: a section is missing");
   Merge(catalog.sources, parts["sources.tsv"].sources, [](const SourceRef& a, const SourceRef& b) { return a.id < b.id; },
         [](const SourceRef& a, const SourceRef& b) { return a.id == b.id; });
-  Merge(catalog.torch, parts["torch_releases.tsv"].torch,
+  size_t added = 0;
+  added += Merge(catalog.torch, parts["torch_releases.tsv"].torch,
         [](const TorchRelease& a, const TorchRelease& b) { return a.torch < b.torch; },
         [](const TorchRelease& a, const TorchRelease& b) { return a.torch == b.torch; });
-  Merge(catalog.torch_variants, parts["torch_variants.tsv"].torch_variants, VariantLess,
+  added += Merge(catalog.torch_variants, parts["torch_variants.tsv"].torch_variants, VariantLess,
         [](const TorchVariant& a, const TorchVariant& b) {
           return a.torch == b.torch && a.platform == b.platform && a.variant == b.variant;
         });
-  Merge(catalog.companions, parts["companions.tsv"].companions,
+  added += Merge(catalog.companions, parts["companions.tsv"].companions,
         [](const Companion& a, const Companion& b) { return std::tie(a.package, a.version) < std::tie(b.package, b.version); },
         [](const Companion& a, const Companion& b) { return a.package == b.package && a.version == b.version; });
+  catalog.tables.push_back(TableInfo{std::string(kOverlayFile), added, origin});
   catalog.index_date = date;
   catalog.overlay_text = std::move(stored);
   return Status::Ok();

@@ -31,6 +31,7 @@ inline constexpr size_t kOverlayCap = 8u << 20;
 std::string OverlayText(const IndexFacts& facts, const std::string& date);
 
 // Lays the overlay `text` over `catalog`; an error (the catalog unchanged) when it is malformed.
-Status ApplyOverlay(Catalog& catalog, std::string text);
+// The tables list gains a row for it: the rows it added, read from `origin` (its path).
+Status ApplyOverlay(Catalog& catalog, std::string text, const std::string& origin = "index overlay");
 
 }  // namespace cudamatch

@@ -140,7 +140,8 @@ void UseIndexOverlay(Context& ctx) {
   if (!store) return;
   std::optional<std::string> text = store->Get(std::string(kOverlayFile), kOverlayCap);
   if (!text) return;
-  if (Status s = ApplyOverlay(ctx.catalog, std::move(*text)); !s.ok()) {
+  std::string path = dir + "/" + std::string(kOverlayFile);
+  if (Status s = ApplyOverlay(ctx.catalog, std::move(*text), path); !s.ok()) {
     std::string line = "cudamatch: " + SafeText(Tr(ctx.lang, "overlay.ignored", {{"why", s.error()}}), Sink::kReport) + "\n";
     std::fwrite(line.data(), 1, line.size(), stderr);
   }

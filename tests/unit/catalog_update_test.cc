@@ -292,6 +292,7 @@ TEST_F(IndexServer, UpdateWritesTheOverlayAndEveryAnswerUsesIt) {
   auto table = RunCudamatch({"catalog"}, Env());
   EXPECT_NE(table.out.find("Index data of 2026-01-01"), std::string::npos);
   EXPECT_NE(table.out.find(Url("/whl/torch/")), std::string::npos);
+  EXPECT_NE(table.out.find("11    " + OverlayPath()), std::string::npos) << table.out;  // rows it added
 
   for (const std::vector<std::string>& off : {std::vector<std::string>{"--no-overlay"}, std::vector<std::string>{}}) {
     std::vector<std::string> args = {"lookup", "torch==2.16.0", "--os", "linux", "--arch", "x86_64"};
@@ -347,6 +348,29 @@ TEST_F(IndexServer, HostileAnswersLeaveTheOverlayAlone) {
     EXPECT_NE(r.err.find(why), std::string::npos) << mode << ": " << r.err;
     EXPECT_EQ(ReadAll(OverlayPath()), before) << mode;
   }
+}
+
+// A mirror named as mirrors.tsv names it; here a catalog whose mirrors.tsv lists the local server.
+TEST_F(IndexServer, MirrorsOfTheCatalogAreNamed) {
+  TempDir catalog;
+  for (std::string_view name : CatalogFileNames()) {
+    std::string text = ReadAll(testing::SourceDir() + "/catalog/" + std::string(name));
+    if (name == "mirrors.tsv") {
+      size_t header = text.find('\n') + 1;
+      text.insert(header, "local\tpytorch\t" + Url("/mirror/whl") + "\tsimple\tlocal\tpep-503\tthe fixture server\n");
+    }
+    catalog.Write(std::string(name), text);
+  }
+  std::vector<std::string> args = {"catalog", "update", "--catalog", catalog.path(), "--index", "local", "--index", Url("/pypi/simple")};
+  auto r = RunCudamatch(args, Env());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(ReadAll(OverlayPath()).find(Url("/mirror/whl/torch/")), std::string::npos);
+  auto find_links = RunCudamatch({"catalog", "update", "--index", "sjtu-pytorch-wheels"}, Env());
+  EXPECT_EQ(find_links.exit_code, 2);
+  EXPECT_NE(find_links.err.find("find-links layout"), std::string::npos) << find_links.err;
+  auto bad = RunCudamatch({"catalog", "update", "--index", "ftp://example.com/simple"}, Env());
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.err.find("neither a mirror"), std::string::npos) << bad.err;
 }
 
 TEST_F(IndexServer, PlainHttpNeedsTheTestSwitch) {
