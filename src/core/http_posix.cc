@@ -15,10 +15,15 @@ constexpr const char* kInstallHint =
     "install libcurl (Debian/Ubuntu: apt-get install libcurl4; Fedora/RHEL: dnf install libcurl; "
     "Arch: pacman -S curl; Alpine: apk add libcurl)";
 
+// This architecture's multiarch directories first (Debian, Ubuntu), then the others' layouts.
 const std::vector<std::string>& LibraryDirs() {
-  static const std::vector<std::string> kDirs = {
-      "/usr/lib/x86_64-linux-gnu", "/lib/x86_64-linux-gnu", "/usr/lib/aarch64-linux-gnu", "/lib/aarch64-linux-gnu",
-      "/usr/lib64", "/lib64", "/usr/lib", "/lib", "/usr/local/lib"};
+#if defined(__aarch64__)
+  static const std::vector<std::string> kDirs = {"/usr/lib/aarch64-linux-gnu", "/lib/aarch64-linux-gnu", "/usr/lib64",
+                                                 "/lib64", "/usr/lib", "/lib", "/usr/local/lib"};
+#else
+  static const std::vector<std::string> kDirs = {"/usr/lib/x86_64-linux-gnu", "/lib/x86_64-linux-gnu", "/usr/lib64",
+                                                 "/lib64", "/usr/lib", "/lib", "/usr/local/lib"};
+#endif
   return kDirs;
 }
 
@@ -33,15 +38,25 @@ Result<const curl::Api*> LoadCurl() {
   static curl::Api api;
   static std::string error;
   std::call_once(once, [] {
-    LibraryChoice choice = ChooseTrustedLibrary("libcurl.so.4", LibraryDirs());
-    if (choice.path.empty()) {
-      error = "libcurl.so.4 was not found in the system library directories";
-      if (!choice.rejected.empty()) error += " (found but not trusted: " + choice.rejected.front() + ")";
-      return;
+    // Each directory in turn: a library of another architecture (x86_64's under qemu) fails to
+    // load, and the next one may be the right one.
+    DynamicLibrary lib;
+    std::string path;
+    std::vector<std::string> tried;
+    for (const std::string& dir : LibraryDirs()) {
+      LibraryChoice choice = ChooseTrustedLibrary("libcurl.so.4", {dir});
+      for (const std::string& r : choice.rejected) tried.push_back(r);
+      if (choice.path.empty()) continue;
+      lib = LoadDynamicLibrary(choice.path);
+      if (lib.handle != nullptr) {
+        path = choice.path;
+        break;
+      }
+      tried.push_back(lib.error);
     }
-    DynamicLibrary lib = LoadDynamicLibrary(choice.path);
     if (lib.handle == nullptr) {
-      error = lib.error;
+      error = "libcurl.so.4 was not found in the system library directories";
+      if (!tried.empty()) error += " (" + tried.front() + ")";
       return;
     }
     bool ok = Bind(lib, "curl_global_init", &api.global_init) && Bind(lib, "curl_easy_init", &api.easy_init) &&
@@ -49,7 +64,7 @@ Result<const curl::Api*> LoadCurl() {
               Bind(lib, "curl_easy_getinfo", &api.easy_getinfo) && Bind(lib, "curl_easy_cleanup", &api.easy_cleanup) &&
               Bind(lib, "curl_easy_strerror", &api.easy_strerror) && Bind(lib, "curl_slist_append", &api.slist_append) &&
               Bind(lib, "curl_slist_free_all", &api.slist_free_all);
-    if (!ok || api.global_init(curl::kGlobalDefault) != curl::kOk) error = choice.path + " lacks the curl_easy functions";
+    if (!ok || api.global_init(curl::kGlobalDefault) != curl::kOk) error = path + " lacks the curl_easy functions";
   });
   if (!error.empty()) return Err(error + "; " + kInstallHint);
   return &api;

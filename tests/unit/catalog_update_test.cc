@@ -289,6 +289,11 @@ TEST_F(IndexServer, UpdateWritesTheOverlayAndEveryAnswerUsesIt) {
                             "--driver", "610.10", "--cuda-max", "13.2", "--cc", "9.0"}, Env());
   EXPECT_NE(plan.out.find("2.16.0"), std::string::npos) << plan.out << plan.err;
   EXPECT_NE(plan.out.find("index data of 2026-01-01"), std::string::npos) << plan.out;
+  auto torch_table = RunCudamatch({"table", "torch", "--since", "2.15", "--os", "linux", "--arch", "x86_64"}, Env());
+  EXPECT_NE(torch_table.out.find("2.16.0"), std::string::npos) << torch_table.out;
+  EXPECT_NE(torch_table.out.find("Index data of 2026-01-01"), std::string::npos) << torch_table.out;
+  auto zh = RunCudamatch({"lookup", "torch==2.16.0", "--lang", "zh", "--os", "linux", "--arch", "x86_64"}, Env());
+  EXPECT_NE(zh.out.find("索引数据截至 2026-01-01"), std::string::npos) << zh.out;
   auto table = RunCudamatch({"catalog"}, Env());
   EXPECT_NE(table.out.find("Index data of 2026-01-01"), std::string::npos);
   EXPECT_NE(table.out.find(Url("/whl/torch/")), std::string::npos);
