@@ -49,8 +49,14 @@ bool KnownVariant(const Catalog& c, const Pep440& v, const std::string& platform
   });
 }
 
+// "2026-11-18T16:55:01.123456Z" -> "2026-11"; "" unless it starts as a date does.
 std::string Month(const std::string& upload_time) {
-  return upload_time.size() >= 7 && upload_time[4] == '-' ? upload_time.substr(0, 7) : "";
+  if (upload_time.size() < 7 || upload_time[4] != '-') return "";
+  for (size_t i : {0, 1, 2, 3, 5, 6}) {
+    if (upload_time[i] < '0' || upload_time[i] > '9') return "";
+  }
+  int month = (upload_time[5] - '0') * 10 + (upload_time[6] - '0');
+  return month >= 1 && month <= 12 ? upload_time.substr(0, 7) : "";
 }
 
 void Widen(std::optional<PyVersion>& lo, std::optional<PyVersion>& hi, const WheelName& w) {
@@ -160,7 +166,10 @@ IndexFacts LearnFromIndexes(const std::vector<IndexPage>& pages, const std::map<
     } else if (variant.empty() && w.platform.starts_with("macos")) {
       variant = "cpu";
     }
-    if (variant.empty() || !Variant::Parse(variant) || KnownVariant(catalog, v, w.platform, variant)) continue;
+    auto parsed = Variant::Parse(variant);
+    if (!parsed) continue;
+    variant = parsed->tag;
+    if (KnownVariant(catalog, v, w.platform, variant)) continue;
     LearnedVariant& row = VariantRow(facts.variants, v, w.platform, variant);
     row.pypi_default = row.pypi_default || pypi_default;
     row.sources.insert(w.page->url);

@@ -14,6 +14,14 @@ constexpr std::string_view kMagic = "# cudamatch index overlay";
 std::string Py(const std::optional<PyVersion>& v) { return v ? v->ToString() : ""; }
 std::string Ver(const std::optional<Pep440>& v) { return v ? v->ToString() : ""; }
 
+std::string Clean(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) {
+    if (c == '\t' || c == '\n' || c == '\r') c = ' ';
+  }
+  return out;
+}
+
 class SourceIds {
  public:
   std::string Ids(const std::set<std::string>& urls) {
@@ -32,7 +40,7 @@ class SourceIds {
     std::string out = "[sources.tsv]\nid\ttitle\twhere\n";
     for (const auto& [id, url] : rows) {
       std::string title = url.ends_with(".metadata") ? "wheel core metadata (PEP 658)" : "package index page";
-      out += id + "\t" + title + "\t" + url + "\n";
+      out += id + "\t" + title + "\t" + Clean(url) + "\n";
     }
     return out;
   }
@@ -45,13 +53,6 @@ class SourceIds {
   std::map<std::string, std::string> ids_;
 };
 
-std::string Clean(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) {
-    if (c == '\t' || c == '\n' || c == '\r') c = ' ';
-  }
-  return out;
-}
 
 template <typename T, typename Less, typename Same>
 size_t Merge(Table<T>& into, const Table<T>& extra, Less less, Same same) {
