@@ -169,6 +169,20 @@ TEST(CatalogUpdateLearn, NewReleaseVariantsPinsAndPypiBuild) {
   EXPECT_EQ(f.companions[1].torch.ToString(), "2.16.0");
 }
 
+// Found by fuzz_index: an upload time that does not start with a date gave a month the overlay
+// could not read back.
+TEST(CatalogUpdateLearn, UploadTimesThatAreNoDatesGiveNoMonth) {
+  for (const char* time : {"2026-1+-18T16:55:01Z", "2026-13-01T00:00:00Z", "x", "20261118"}) {
+    IndexFile f{"torch-2.16.0+cu131-cp312-cp312-manylinux_2_28_x86_64.whl", "https://h/whl/x.whl", time, "", false};
+    std::vector<IndexPage> pages = {{"torch", "https://h/whl/torch/", false, {f}}};
+    IndexFacts facts = LearnFromIndexes(pages, {}, testing::TheCatalog());
+    ASSERT_EQ(facts.releases.size(), 1u);
+    EXPECT_EQ(facts.releases[0].released, "") << time;
+    Catalog c;
+    EXPECT_TRUE(ApplyOverlay(c, OverlayText(facts, "2026-12-02")).ok()) << time;
+  }
+}
+
 TEST(CatalogUpdateLearn, OverlayRoundTripAddsRowsAndEmbeddedWins) {
   auto catalog = ParseCatalog(EmbeddedCatalogFiles());
   ASSERT_TRUE(catalog);
