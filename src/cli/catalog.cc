@@ -17,7 +17,7 @@ struct CatalogOptions {
 
 void RegisterCatalog(CommandLine& cli) {
   auto opt = std::make_shared<CatalogOptions>();
-  Command& sub = cli.Add("catalog", "The embedded data: its date, tables and sources", [opt](Context& ctx) {
+  Command& sub = cli.Add("catalog", "The embedded data: its date, tables and sources (catalog update: newer releases from the indexes)", [opt](Context& ctx) {
     if (opt->action == "update") return RunCatalogUpdate(opt->update, ctx);
     const Catalog* c = &ctx.catalog;
     return Views([c] { return CatalogJson(*c); }, [c](const TextOptions& o) { return RenderCatalog(*c, o); });
