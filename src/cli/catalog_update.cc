@@ -183,6 +183,9 @@ Output RunCatalogUpdate(const UpdateOptions& opt, Context& ctx) {
   Lang L = ctx.lang;
   auto base_catalog = LoadCatalog(ctx.flags.catalog_dir, L);
   if (!base_catalog) return Failed(base_catalog.error());
+  if (auto t = ParseUint(opt.timeout); !opt.timeout.empty() && (!t || *t == 0 || *t > 3600)) {
+    return Failed(Tr(L, "update.bad_timeout", {{"value", opt.timeout}}));
+  }
   auto bases = Indexes(opt.indexes, *base_catalog, L);
   if (!bases) return Failed(bases.error());
   std::unique_ptr<CacheStore> store;

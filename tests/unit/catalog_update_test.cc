@@ -391,6 +391,9 @@ TEST_F(IndexServer, MirrorsOfTheCatalogAreNamed) {
   auto find_links = RunCudamatch({"catalog", "update", "--index", "sjtu-pytorch-wheels"}, Env());
   EXPECT_EQ(find_links.exit_code, 2);
   EXPECT_NE(find_links.err.find("find-links layout"), std::string::npos) << find_links.err;
+  auto timeout = RunCudamatch({"catalog", "update", "--timeout", "soon"}, Env());
+  EXPECT_EQ(timeout.exit_code, 2);
+  EXPECT_NE(timeout.err.find("--timeout soon: a number of seconds"), std::string::npos) << timeout.err;
   auto bad = RunCudamatch({"catalog", "update", "--index", "ftp://example.com/simple"}, Env());
   EXPECT_EQ(bad.exit_code, 2);
   EXPECT_NE(bad.err.find("neither a mirror"), std::string::npos) << bad.err;
