@@ -18,7 +18,7 @@ build_pkgs=(cmake ninja-build g++ nlohmann-json3-dev libfmt-dev libgtest-dev lib
 test_pkgs=(clang libclang-rt-14-dev libbenchmark-dev hyperfine strace python3-fusepy fuse3 cmark-gfm)  # fusepy, fuse3: bench/cache.sh; cmark-gfm: markdown_render_test
 ship_pkgs=(python3 python3-build python3-venv dpkg-dev binutils g++-aarch64-linux-gnu qemu-user-static googletest
            man-db groff-base zsh fish binutils-mingw-w64-x86-64 g++-mingw-w64-x86-64-posix wine wine64)
-testbed_pkgs=(libcuda1 libnvidia-ml1 nvidia-smi python3-torch python3-torchvision python3-torchaudio)
+testbed_pkgs=(libcurl4 libcuda1 libnvidia-ml1 nvidia-smi python3-torch python3-torchvision python3-torchaudio)
 nonfree_file=/etc/apt/sources.list.d/cudamatch-nonfree.sources
 
 want=("${build_pkgs[@]}")

@@ -215,6 +215,10 @@ struct Catalog {
   // Texts read from --catalog DIR that rows point into; embedded texts are static.
   std::shared_ptr<const std::vector<std::string>> storage;
   std::string data_date;
+  // The index overlay laid over the tables (`cudamatch catalog update`, catalog/overlay.h): its
+  // date ("" when none is used) and its text, which its rows point into.
+  std::string index_date;
+  std::shared_ptr<const std::string> overlay_text;
   Table<TableInfo> tables;
   Table<SourceRef> sources;
   Table<TorchRelease> torch;

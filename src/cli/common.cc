@@ -5,6 +5,8 @@
 #include <cstring>
 
 #include "cli/process.h"
+#include "catalog/overlay.h"
+#include "core/cache_store.h"
 #include "core/clock.h"
 #include "core/fs.h"
 #include "core/safe_text.h"
@@ -49,6 +51,7 @@ void AddGlobalFlags(Command& global, GlobalFlags& flags) {
   global.Option("--color", &flags.color, "WHEN", "Colour in text output (NO_COLOR is honoured)")
       .OneOf({{"auto", "when stdout is a terminal"}, {"always", "even into a pipe or file"}, {"never", "plain text"}});
   global.Option("--catalog", &flags.catalog_dir, "DIR", "Read catalog TSV files from DIR instead of the built-in copy");
+  global.Flag("--no-overlay", &flags.no_overlay, "Ignore the index data of `cudamatch catalog update` (also CUDAMATCH_OVERLAY=off)");
   global.Flag("-v,--verbose", &flags.verbose, "Show the evidence trail: every source tried");
   global.Option("--os", &flags.os, "OS", "Answer for this system (default: the system cudamatch runs on)")
       .OneOf(OsChoices(), SpellingOf(ParseOs, OsName));
@@ -122,10 +125,26 @@ Result<std::unique_ptr<Context>> MakeContext(const GlobalFlags& flags, std::map<
   auto catalog = LoadCatalog(flags.catalog_dir, ctx->lang);
   if (!catalog) return Err("catalog: " + catalog.error());
   ctx->catalog = std::move(*catalog);
+  UseIndexOverlay(*ctx);
   auto run_time = RunTime(ctx->env);
   if (!run_time) return Error{run_time.err()};
   ctx->run_time = std::move(*run_time);
   return ctx;
+}
+
+void UseIndexOverlay(Context& ctx) {
+  if (ctx.flags.no_overlay || ctx.Env("CUDAMATCH_OVERLAY") == "off") return;
+  std::string dir = DefaultCacheDir(ctx.Env("XDG_CACHE_HOME"), ctx.Env("HOME"), ctx.Env("LOCALAPPDATA"));
+  if (dir.empty() || !IsDirectory(dir)) return;  // never made: nothing to read, nothing to create
+  std::unique_ptr<CacheStore> store = OpenCacheStore(dir);
+  if (!store) return;
+  std::optional<std::string> text = store->Get(std::string(kOverlayFile), kOverlayCap);
+  if (!text) return;
+  std::string path = dir + "/" + std::string(kOverlayFile);
+  if (Status s = ApplyOverlay(ctx.catalog, std::move(*text), path); !s.ok()) {
+    std::string line = "cudamatch: " + SafeText(Tr(ctx.lang, "overlay.ignored", {{"why", s.error()}}), Sink::kReport) + "\n";
+    std::fwrite(line.data(), 1, line.size(), stderr);
+  }
 }
 
 Result<std::string> RunTime(const std::map<std::string, std::string>& env) {

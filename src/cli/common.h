@@ -24,6 +24,7 @@ struct GlobalFlags {
   std::string lang;
   std::string color = "auto";
   std::string catalog_dir;
+  bool no_overlay = false;  // --no-overlay: ignore the index overlay (also CUDAMATCH_OVERLAY=off)
   bool verbose = false;
   std::string os;
   std::string arch;
@@ -58,6 +59,9 @@ Result<std::unique_ptr<Context>> MakeContext(const GlobalFlags& flags, std::map<
 Result<std::string> RunTime(const std::map<std::string, std::string>& env);
 // The "meta" object of every JSON output (tool version, catalog date, time of the run).
 RunMeta ContextMeta(const Context& ctx);
+// Lays the index overlay (`catalog update`) from the user's cache directory over ctx.catalog,
+// unless --no-overlay or CUDAMATCH_OVERLAY=off; a malformed one is ignored with a warning.
+void UseIndexOverlay(Context& ctx);
 // Reads the catalog: embedded tables, with files from `dir` (when set) taking their place.
 Result<Catalog> LoadCatalog(const std::string& dir, Lang lang = Lang::kEn);
 

@@ -9,6 +9,7 @@ RunMeta ContextMeta(const Context& ctx) {
   m.tool_version = CUDAMATCH_VERSION;
   m.catalog_data_date = ctx.catalog.data_date;
   m.catalog_built_in = ctx.flags.catalog_dir.empty();
+  if (!ctx.catalog.index_date.empty()) m.index_date = ctx.catalog.index_date;
   m.run_time = ctx.run_time;
   return m;
 }

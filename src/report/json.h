@@ -37,7 +37,7 @@ struct RunMeta {
   std::string tool_version;               // "0.1.0"
   std::string catalog_data_date;          // meta.tsv's data_date ("2026-11-30")
   bool catalog_built_in = true;           // false: read from --catalog DIR
-  std::optional<std::string> index_date;  // the date of an index overlay; none exists yet: null
+  std::optional<std::string> index_date;  // the index overlay's date (`catalog update`); null: none used
   std::string run_time;                   // RFC 3339, UTC: "2026-12-02T00:35:10Z"
 };
 Json MetaJson(const RunMeta& m);

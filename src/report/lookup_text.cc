@@ -379,6 +379,7 @@ std::string RenderLookup(const Catalog&, const LookupResult& r, const TextOption
 std::string RenderCatalog(const Catalog& c, const TextOptions& o) {
   Lang L = o.lang;
   std::string out = o.style.Bold(Tr(L, "catalog.title", {{"date", c.data_date}})) + "\n";
+  if (!c.index_date.empty()) out += o.style.Dim(Tr(L, "overlay.index_date", {{"index", c.index_date}})) + "\n";
   std::vector<std::vector<std::string>> rows = {{Tr(L, "col.table"), Tr(L, "col.rows"), Tr(L, "col.origin")}};
   for (const TableInfo& t : c.tables) rows.push_back({t.file, std::to_string(t.rows), t.origin});
   out += RenderColumns(rows, "  ");

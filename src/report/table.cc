@@ -115,6 +115,7 @@ std::string RenderTable(const Catalog& c, const TableQuery& q, const TextOptions
   std::string out = RenderColumns(rows, "");
   if (q.which == "torch") out += o.style.Dim(Tr(L, "table.torch.footnote")) + "\n";
   out += o.style.Dim(Tr(L, "table.data_date", {{"date", c.data_date}})) + "\n";
+  if (!c.index_date.empty()) out += o.style.Dim(Tr(L, "overlay.index_date", {{"index", c.index_date}})) + "\n";
   return out;
 }
 

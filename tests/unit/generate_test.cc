@@ -101,12 +101,12 @@ TEST(Generate, BashCompletesEachCommandsFlags) {
   if (!HaveProgram("bash")) GTEST_SKIP() << "bash is not installed";
   TempDir dir;
   std::string script = Generated(dir, "bash", "cudamatch.bash");
-  EXPECT_EQ(BashComplete(dir, script, "cudamatch plan --no"), std::set<std::string>{"--no-detect"});
+  EXPECT_EQ(BashComplete(dir, script, "cudamatch plan --no-d"), std::set<std::string>{"--no-detect"});
   EXPECT_EQ(BashComplete(dir, script, "cudamatch plan --gpu 'RTX 4090' --py"), std::set<std::string>{"--python"});
   EXPECT_EQ(BashComplete(dir, script, "cudamatch doctor --ro"), std::set<std::string>{"--root"});
   EXPECT_EQ(BashComplete(dir, script, "cudamatch check --req"), (std::set<std::string>{"--require", "--requirement"}));
   EXPECT_EQ(BashComplete(dir, script, "cudamatch lookup --js"), std::set<std::string>{"--json"});  // global
-  EXPECT_EQ(BashComplete(dir, script, "cudamatch doctor --no"), std::set<std::string>{"--no-cache"});  // not plan's --no-detect
+  EXPECT_EQ(BashComplete(dir, script, "cudamatch doctor --no"), (std::set<std::string>{"--no-cache", "--no-overlay"}));  // not plan's --no-detect
   EXPECT_EQ(BashComplete(dir, script, "cudamatch --gen"), std::set<std::string>{});      // hidden
   // After an option that takes a value bash offers nothing itself (-o default completes files).
   EXPECT_EQ(BashComplete(dir, script, "cudamatch doctor --root ''"), std::set<std::string>{});
