@@ -2,12 +2,15 @@
 // every expected.tsv holds. A row is
 //   file<TAB>fact<TAB>KIND_NAME<TAB>name<TAB>value   a fact the readers must read from the file
 //   file<TAB>finding<TAB>finding.id                 a finding doctor --from must give
-// with `file` relative to the expected.tsv; "#" starts a comment.
+//   file<TAB>resolution<TAB>text                    how the thread ended (for the reader; one per file)
+// with `file` relative to the expected.tsv; "#" starts a comment. Every paste in the directory has
+// rows, and its resolution.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
 
 #include "core/text.h"
@@ -55,6 +58,7 @@ Read ReadOne(const fs::path& file) {
 std::vector<std::string> Failures(const fs::path& expected) {
   std::vector<std::string> out;
   std::map<std::string, Read> read;
+  std::set<std::string> resolved;
   int number = 0;
   const std::string text = ReadFile(expected);
   for (std::string_view line : Split(text, '\n')) {
@@ -85,9 +89,17 @@ std::vector<std::string> Failures(const fs::path& expected) {
                     return f.kind == *kind && f.name == cols[3] && f.value == cols[4];
                   });
       if (!held) out.push_back(where + "no fact " + std::string(cols[2]) + " " + std::string(cols[3]) + "=" + std::string(cols[4]));
+    } else if (cols[1] == "resolution" && cols.size() == 3 && !Trim(cols[2]).empty()) {
+      resolved.insert(file.filename().string());
     } else {
-      out.push_back(where + "neither a fact row (5 columns) nor a finding row");
+      out.push_back(where + "neither a fact row (5 columns), a finding row nor a resolution");
     }
+  }
+  for (const auto& e : fs::directory_iterator(expected.parent_path())) {
+    std::string name = e.path().filename().string();
+    if (e.path().extension() != ".txt") continue;
+    if (!read.count(e.path().string())) out.push_back(expected.string() + ": no rows for " + name);
+    if (!resolved.count(name)) out.push_back(expected.string() + ": no resolution for " + name);
   }
   return out;
 }
@@ -124,7 +136,8 @@ TEST(PasteCorpus, ARowThatDoesNotHoldFails) {
           "env.txt\tfact\tdriver_version\t\t535.1\n"
           "env.txt\tfinding\ttorch.driver_too_old\n"
           "env.txt\tfact\tno_such_kind\t\tx\n"
-          "gone.txt\tfinding\tx\n");
+          "gone.txt\tfinding\tx\n"
+          "env.txt\tresolution\tThe reporter installed the CUDA build.\n");
   std::vector<fs::path> files = ExpectedFiles(fs::path(t.path()) / "pastes");
   ASSERT_EQ(files.size(), 1u);
   std::vector<std::string> failures = Failures(files[0]);
