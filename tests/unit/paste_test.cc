@@ -242,8 +242,11 @@ TEST(PasteReaders, MixedWithNvidiaSmiTheTableIsNotMisread) {
                                                PasteFactKind::kOs}));
   for (const PasteFact& f : facts) EXPECT_LE(f.line, 10);
   Snapshot s = SnapshotOf(paste);
-  EXPECT_TRUE(s.gpus.empty());  // the table is another reader's
+  ASSERT_EQ(s.gpus.size(), 1u);  // from the table, which is nvidia-smi's reader's
+  EXPECT_EQ(s.gpus[0].name, "NVIDIA GeForce RTX 3090");
   EXPECT_EQ(s.driver.userspace_version->text, "535.104.05");
+  ASSERT_TRUE(s.driver.cuda);
+  EXPECT_EQ(s.driver.cuda->ToString(), "12.2");
 }
 
 TEST(PasteSnapshot, ACutGpuNameIsTheSameGpu) {
