@@ -30,6 +30,8 @@ void CheckTorchDriver(const Snapshot& s, const Catalog& c, const PlanQuery&, std
                                 : FitDriverCuda(c, *d.cuda, std::nullopt, *torch.cuda, os);
     if (fit != DriverFit::kTooOld && fit != DriverFit::kMinorCompat) return;
     DriverRequirement req = MinDriverFor(c, *torch.cuda, os);
+    // CUDA before 11 has no minor-version compatibility: its floor is the full minimum.
+    if (!req.minor_compat) req.minor_compat = req.toolkit_min;
     RemedyNeed need = Need(RemedyNeed::Kind::kTorchBuild);
     need.full_driver = fit == DriverFit::kMinorCompat;
     Finding f = EmitFor(s, env, fit == DriverFit::kTooOld ? "torch.driver_too_old" : "torch.driver_minor_compat",

@@ -80,6 +80,22 @@ void Verdict(Pieces& p, const Snapshot& s, const std::vector<Finding>& findings,
   }
 }
 
+// A paste's block (what was read, what a paste cannot show), one list item per line.
+void PasteBlock(Pieces& p, const Snapshot& s, const TextOptions& o) {
+  if (!s.paste) return;
+  TextOptions one_line = o;
+  one_line.width = std::string::npos;
+  const std::string block = RenderPasteBlock(s, one_line);
+  std::vector<std::string_view> lines = Lines(block);
+  bool any = false;
+  for (std::string_view line : lines) {
+    if (Trim(line).empty()) continue;
+    Prose(p, "- ", std::string(Trim(line)));
+    any = true;
+  }
+  if (any) Markup(p, "\n");
+}
+
 void Commands(Pieces& p, Lang L, std::string_view label_id, const std::optional<Remedy>& r) {
   std::string commands = RemedyText(r);
   if (commands.empty()) return;
@@ -186,6 +202,7 @@ std::string RenderDoctorMarkdown(const Snapshot& s, const std::vector<Finding>& 
   Pieces p;
   Prose(p, "## ", Tr(o.lang, "markdown.title"), "\n\n");
   Verdict(p, s, findings, o);
+  PasteBlock(p, s, o);
   Findings(p, s, findings, o.lang);
   Details(p, s, o);
   return Write(p, env);

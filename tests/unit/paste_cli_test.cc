@@ -57,6 +57,26 @@ TEST(PasteCli, JsonHasTheFindingsAndThePaste) {
 }
 
 // The paste object, with a conflict and a line that did not read, keeps to the schema.
+// The Markdown report of a paste says what was read and what a paste cannot show, under the
+// verdict, and its fix is the JSON's.
+TEST(PasteCli, MarkdownSaysWhatThePasteHeldAndCannotShow) {
+  if (testing::kWindowsBuild) GTEST_SKIP() << kWineSkip;
+  testing::TempDir t;
+  std::string path = t.Write("env.txt", std::string(kPaste));
+  auto r = testing::RunCudamatch({"doctor", "--from", path, "--format", "markdown"}, {"LANG=C.UTF-8", std::string(testing::kGoldenNow)});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  size_t verdict = r.out.find("**1 error");
+  size_t read = r.out.find("- Read from ");
+  size_t gaps = r.out.find("- Not checked (a paste cannot show it): ");
+  size_t findings = r.out.find("### Findings");
+  ASSERT_NE(verdict, std::string::npos) << r.out;
+  ASSERT_NE(read, std::string::npos) << r.out;
+  ASSERT_NE(gaps, std::string::npos) << r.out;
+  EXPECT_LT(verdict, read);
+  EXPECT_LT(gaps, findings);
+  EXPECT_NE(r.out.find("`torch.driver_too_old`"), std::string::npos) << r.out;
+}
+
 TEST(PasteCli, JsonKeepsToTheSchema) {
   if (testing::kWindowsBuild) GTEST_SKIP() << kWineSkip;
   testing::TempDir t;
