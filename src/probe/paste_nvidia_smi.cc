@@ -59,11 +59,13 @@ std::string_view RowName(std::string_view rest) {
 }
 
 // A GPU row: "|   0  TITAN Xp            On   | 00000000:17:00.0 Off |                  N/A |".
+// A paste cut after the Bus-Id cell ("|   0  NVIDIA GeForce 940MX   WDDM  |   00000000:01:00.0 Off")
+// still names the GPU: the cell is whole when its Disp.A word follows the bus id.
 bool ReadGpuRow(FactList& facts, int line, const std::vector<std::string_view>& cells,
                 std::string& index) {
-  if (cells.size() < 3) return false;
+  if (cells.size() < 2) return false;
   std::vector<std::string_view> bus = Words(cells[1]);
-  if (bus.empty() || !IsBusId(bus[0])) return false;
+  if (bus.empty() || !IsBusId(bus[0]) || (cells.size() == 2 && bus.size() < 2)) return false;
   std::string_view first = Trim(cells[0]);
   size_t digits = 0;
   while (digits < first.size() && first[digits] >= '0' && first[digits] <= '9') ++digits;
@@ -150,6 +152,48 @@ void ReadQIndented(FactList& facts, int line, std::string_view bare, QState& st)
   }
 }
 
+// The rows of a table that a Windows console squashed onto one line, each row padded with blanks
+// to the console's width (https://github.com/visomaster/VisoMaster/issues/11):
+//   "C:\Users\zackc>nvidia-smi      ...   +-----...-----+                 | NVIDIA-SMI 572.16 ..."
+// The width is where the row after the first border starts; every piece from the border on must
+// start a row ("|" or "+"), or the line is one line as it stands.
+std::vector<std::string_view> TableRows(std::string_view bare) {
+  size_t border = bare.find("+-");
+  if (border == std::string_view::npos || bare.size() < 200) return {bare};
+  size_t end = bare.find(' ', border);
+  size_t next = end == std::string_view::npos ? end : bare.find_first_not_of(' ', end);
+  if (next == std::string_view::npos || next - end < 2) return {bare};
+  size_t width = next - border;
+  std::vector<std::string_view> rows;
+  for (size_t at = border; at < bare.size(); at += width) {
+    std::string_view row = Trim(bare.substr(at, width));
+    if (row.empty()) break;
+    if (row.front() != '|' && row.front() != '+') break;
+    rows.push_back(row);
+  }
+  if (rows.size() < 3) return {bare};
+  return rows;
+}
+
+// One row of the table (or a line around it): the header opens a block, its end closes it.
+void TableLine(FactList& facts, int number, std::string_view bare, bool& open, std::string& index) {
+  if (IsTableHeader(bare)) {
+    facts.Block(number);
+    ReadHeader(facts, number, bare);
+    open = true;
+    index.clear();
+  } else if (IsFailure(bare)) {
+    facts.Block(number);
+    facts.Add(K::kUnparsed, number, "", bare);
+    open = false;
+  } else if (open && EndsTable(bare)) {
+    open = false;
+  } else if (open) {
+    std::vector<std::string_view> cells = Cells(bare);
+    if (!ReadGpuRow(facts, number, cells, index)) ReadMemoryRow(facts, number, cells, index);
+  }
+}
+
 }  // namespace
 
 // nvidia-smi (R384 to R580; Windows prints "TCC/WDDM" where Linux prints "Persistence-M"):
@@ -171,22 +215,7 @@ std::vector<PasteFact> ReadNvidiaSmi(const PasteText& text) {
   bool open = false;
   std::string index;  // the GPU row whose memory row comes next
   for (const PasteLine& l : text.lines) {
-    std::string_view bare = Bare(l.text);
-    if (IsTableHeader(bare)) {
-      facts.Block(l.number);
-      ReadHeader(facts, l.number, bare);
-      open = true;
-      index.clear();
-    } else if (IsFailure(bare)) {
-      facts.Block(l.number);
-      facts.Add(K::kUnparsed, l.number, "", bare);
-      open = false;
-    } else if (open && EndsTable(bare)) {
-      open = false;
-    } else if (open) {
-      std::vector<std::string_view> cells = Cells(bare);
-      if (!ReadGpuRow(facts, l.number, cells, index)) ReadMemoryRow(facts, l.number, cells, index);
-    }
+    for (std::string_view bare : TableRows(Bare(l.text))) TableLine(facts, l.number, bare, open, index);
   }
   return facts.Take();
 }

@@ -240,6 +240,26 @@ TEST(PasteReadersNvidiaSmi, WindowsWddm) {
                    "7 gpu [0] NVIDIA GeForce RTX 3050 ...", "7 gpu_bus_id [0] 00000000:01:00.0", "8 gpu_memory_mib [0] 4096"}));
 }
 
+// A Windows console copy that joined the whole table into one line, each row padded to the
+// console's 120 columns, cut after the bus id: https://github.com/visomaster/VisoMaster/issues/11
+TEST(PasteReadersNvidiaSmi, WindowsTableOnOneLine) {
+  const std::string line =
+      "C:\\Users\\zackc>nvidia-smi                                                                                               "
+      "Tue Feb  4 22:41:50 2025                                                                                                "
+      "+-----------------------------------------------------------------------------------------+                             "
+      "| NVIDIA-SMI 572.16                 Driver Version: 572.16         CUDA Version: 12.8     |                             "
+      "|-----------------------------------------+------------------------+----------------------+                             "
+      "| GPU  Name                  Driver-Model | Bus-Id          Disp.A | Volatile Uncorr. ECC |                             "
+      "|=========================================+========================+======================|                             "
+      "|   0  NVIDIA GeForce 940MX         WDDM  |   00000000:01:00.0 Off";
+  EXPECT_EQ(Read(ReadNvidiaSmi, line),
+            (Lines{"1 format nvidia-smi", "1 driver_version 572.16", "1 driver_cuda 12.8",
+                   "1 gpu [0] NVIDIA GeForce 940MX", "1 gpu_bus_id [0] 00000000:01:00.0"}));
+  // long lines that are no table, or a table row cut before its Disp.A word, give nothing
+  EXPECT_TRUE(Read(ReadNvidiaSmi, std::string(300, ' ') + "+-- x " + std::string(300, 'y')).empty());
+  EXPECT_EQ(Read(ReadNvidiaSmi, line.substr(0, line.size() - 4)).size(), 3u);
+}
+
 // nvidia-smi.exe from WSL, R460, whose processes table follows without a blank line:
 // https://github.com/microsoft/WSL/issues/6014
 TEST(PasteReadersNvidiaSmi, WslProcessRowsAreNotGpus) {
