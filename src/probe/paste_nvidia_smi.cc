@@ -27,6 +27,8 @@ bool IsTableHeader(std::string_view bare) {
 // nvidia-smi's own failures, printed instead of the table:
 //   NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver. Make sure ...
 //   Failed to initialize NVML: Driver/library version mismatch
+//   NVML library version: 580.178     (R535+: the user-space library's version, read as the driver's;
+//                                       https://github.com/zzzhouuu/truenas-nvidia-drivers/issues/19)
 bool IsFailure(std::string_view bare) {
   return StartsWith(bare, "NVIDIA-SMI has failed") || StartsWith(bare, "Failed to initialize NVML");
 }
@@ -186,6 +188,9 @@ void TableLine(FactList& facts, int number, std::string_view bare, bool& open, s
     facts.Block(number);
     facts.Add(K::kUnparsed, number, "", bare);
     open = false;
+  } else if (StartsWith(bare, "NVML library version:")) {  // printed after the version mismatch
+    std::string_view v = Trim(bare.substr(bare.find(':') + 1));
+    if (!v.empty()) facts.Add(K::kDriverVersion, number, "", v);
   } else if (open && EndsTable(bare)) {
     open = false;
   } else if (open) {
@@ -404,6 +409,20 @@ std::vector<CsvField> CsvHeader(std::string_view bare) {
   return fields;
 }
 
+// The command, when it asks for no header, names the fields of the rows under it:
+//   "nvidia-smi --query-gpu=memory.total,memory.used --format=csv,nounits,noheader"
+// (https://github.com/Megvii-BaseDetection/YOLOX/issues/1429).
+std::vector<CsvField> CommandFields(std::string_view bare) {
+  constexpr std::string_view kQuery = "--query-gpu=";
+  size_t query = bare.find(kQuery);
+  if (query == std::string_view::npos || bare.find("nvidia-smi") > query ||
+      bare.find("noheader") == std::string_view::npos) {
+    return {};
+  }
+  std::string_view list = bare.substr(query + kQuery.size());
+  return CsvHeader(list.substr(0, list.find(' ')));
+}
+
 void ReadCsvRow(FactList& facts, int line, const std::vector<CsvField>& fields,
                 const std::vector<std::string_view>& values, int ordinal, std::string& driver) {
   std::string index = std::to_string(ordinal);
@@ -412,7 +431,7 @@ void ReadCsvRow(FactList& facts, int line, const std::vector<CsvField>& fields,
   }
   for (size_t i = 0; i < fields.size(); ++i) {
     std::string_view v = Trim(values[i]);
-    if (v.empty()) continue;
+    if (v.empty() || StartsWith(v, "[")) continue;  // "[N/A]", "[Not Supported]": no value
     switch (fields[i]) {
       case CsvField::kName: facts.Add(K::kGpu, line, index, v); break;
       case CsvField::kCc: facts.Add(K::kGpuCc, line, index, v); break;
@@ -438,8 +457,8 @@ void ReadCsvRow(FactList& facts, int line, const std::vector<CsvField>& fields,
 //   7.0, Default, 570.86.15, NVIDIA TITAN V, 0
 //   8.9, Default, 570.86.15, NVIDIA RTX 5880 Ada Generation, 1
 // (https://github.com/triton-inference-server/server/pull/8070). "memory.total [MiB]" rows read
-// "24576 MiB" ("24576" with nounits). Without its header
-// (noheader) a row is not recognised.
+// "24576 MiB" ("24576" with nounits). Without its header (noheader) a row is recognised only under
+// the command that asked for it.
 std::vector<PasteFact> ReadNvidiaSmiCsv(const PasteText& text) {
   FactList facts(PasteFormat::kNvidiaSmiCsv);
   std::vector<CsvField> fields;
@@ -457,6 +476,7 @@ std::vector<PasteFact> ReadNvidiaSmiCsv(const PasteText& text) {
     }
     if (bare.find(',') == std::string_view::npos && bare.find('_') == std::string_view::npos) continue;
     fields = CsvHeader(bare);
+    if (fields.empty()) fields = CommandFields(bare);
     if (!fields.empty()) {
       facts.Block(l.number);
       ordinal = 0;

@@ -343,7 +343,16 @@ TEST(PasteReadersNvidiaSmi, FailureOnOneLine) {
 TEST(PasteReadersNvidiaSmi, NvmlMismatch) {
   // What nvidia-smi prints after a driver update without a reboot.
   EXPECT_EQ(Read(ReadNvidiaSmi, "$ nvidia-smi\nFailed to initialize NVML: Driver/library version mismatch\nNVML library version: 535.183\n"),
-            (Lines{"2 format nvidia-smi", "2 unparsed Failed to initialize NVML: Driver/library version mismatch"}));
+            (Lines{"2 format nvidia-smi", "2 unparsed Failed to initialize NVML: Driver/library version mismatch",
+                   "3 driver_version 535.183"}));
+  // https://github.com/zzzhouuu/truenas-nvidia-drivers/issues/19: the library and the loaded module differ
+  PasteText text = Paste("root@truenas[/]# nvidia-smi\nFailed to initialize NVML: Driver/library version mismatch\n"
+                         "NVML library version: 580.178\nroot@truenas[/]# cat /proc/driver/nvidia/version\n"
+                         "NVRM version: NVIDIA UNIX x86_64 Kernel Module  580.173.02  Tue Jun 23 08:38:17 UTC 2026\n");
+  Snapshot s = PasteSnapshot(text, ReadPaste(text), "smi.txt");
+  ASSERT_TRUE(s.driver.userspace_version && s.driver.kernel_version);
+  EXPECT_EQ(s.driver.userspace_version->text, "580.178");
+  EXPECT_TRUE(s.driver.mismatch());
 }
 
 // A table quoted in a reply ("> ") and indented is the same table.
@@ -670,11 +679,17 @@ TEST(PasteReadersNvidiaSmiCsv, MemoryAndBusId) {
                                    "NVIDIA GeForce RTX 3090, 00000000:03:00.0, 24576 MiB\n"),
             (Lines{"1 format nvidia-smi csv", "2 gpu [0] NVIDIA GeForce RTX 3090", "2 gpu_bus_id [0] 00000000:01:00.0",
                    "2 gpu_memory_mib [0] 24576", "3 gpu [1] NVIDIA GeForce RTX 3090", "3 gpu_bus_id [1] 00000000:02:00.0",
-                   "3 gpu_memory_mib [1] [N/A]"}));
+                   }));  // "[N/A]" is no value
   // Without a header that only nvidia-smi writes, nothing is read.
   EXPECT_EQ(Read(ReadNvidiaSmiCsv, "name, version\ntorch, 2.1.0\n"), Lines{});
   EXPECT_EQ(Read(ReadNvidiaSmiCsv, "NVIDIA GeForce RTX 3090, 535.104.05, 8.6\n"), Lines{});
   EXPECT_EQ(Read(ReadNvidiaSmiCsv, "Name, Driver_Version\nx, y\n"), Lines{});
+  // noheader: the command above the rows names their fields
+  // (https://github.com/Megvii-BaseDetection/YOLOX/issues/1429)
+  EXPECT_EQ(Read(ReadNvidiaSmiCsv, "nvidia-smi --query-gpu=name,memory.total --format=csv,nounits,noheader\n"
+                                   "Quadro RTX 5000, 16384\n[N/A], [N/A]\n"),
+            (Lines{"1 format nvidia-smi csv", "2 gpu [0] Quadro RTX 5000", "2 gpu_memory_mib [0] 16384"}));
+  EXPECT_EQ(Read(ReadNvidiaSmiCsv, "nvidia-smi --query-gpu=name,memory.total --format=csv\n"), Lines{});
 }
 
 
@@ -893,6 +908,10 @@ TEST(PasteReadersTegraRelease, R32) {
 # R32 (release), REVISION: 3.1, GCID: 18186506, BOARD: t210ref, EABI: aarch64, DATE: Tue Dec 10 06:58:34 UTC 2019
 ubuntu@JETBOT:~$ sudo cat /sys/kernel/debug/tegra_gpio)PASTE"),
             (Lines{"2 format nv_tegra_release", "2 l4t 32.3.1", "2 jetson_model t210ref"}));
+  // commented out once more in setup notes (tests/fixtures/pastes/tools/SOURCES.md, tl-18)
+  EXPECT_EQ(Read(ReadTegraRelease, "# # R32 (release), REVISION: 5.1, GCID: 26202423, BOARD: t186ref, EABI: aarch64, "
+                                   "DATE: Fri Feb 19 16:50:29 UTC 2021\n"),
+            (Lines{"1 format nv_tegra_release", "1 l4t 32.5.1", "1 jetson_model t186ref"}));
 }
 
 TEST(PasteReadersTegraRelease, R35AndR36) {
