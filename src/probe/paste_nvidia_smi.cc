@@ -19,9 +19,16 @@ using K = PasteFactKind;
 // The table's header, R384 to R580 and R610+:
 //   | NVIDIA-SMI 535.104.05             Driver Version: 535.104.05   CUDA Version: 12.2     |
 //   | NVIDIA-SMI 610.43.02              KMD Version: 610.43.02     CUDA UMD Version: 13.3     |
+// The header's text is read without its frame too, after other words:
+//   "当前环境：NVIDIA-SMI 475.14       Driver Version: 475.14       CUDA Version: 11.4"
+// (https://github.com/X-PLUG/MobileAgent/issues/60): "NVIDIA-SMI" then a version number.
 bool IsTableHeader(std::string_view bare) {
-  return StartsWith(bare, "|") && bare.find("NVIDIA-SMI ") != std::string_view::npos &&
-         bare.find("Version:") != std::string_view::npos;
+  constexpr std::string_view kSmi = "NVIDIA-SMI ";
+  size_t smi = bare.find(kSmi);
+  if (smi == std::string_view::npos || bare.find("Version:", smi) == std::string_view::npos) return false;
+  if (StartsWith(bare, "|")) return true;
+  size_t digit = smi + kSmi.size();
+  return digit < bare.size() && bare[digit] >= '0' && bare[digit] <= '9';
 }
 
 // nvidia-smi's own failures, printed instead of the table:

@@ -830,6 +830,30 @@ TEST(PasteReadersCondaList, BuildStringAndPypiRows) {
 // ---- nvcc --version --------------------------------------------------------------------------
 
 // CUDA 11.1 and 11.0, with their "Build" lines: https://github.com/pytorch/builder/pull/580
+// conda list filtered by grep: no header, the command right above the rows
+// (https://github.com/meta-pytorch/data/issues/315).
+TEST(PasteReadersCondaList, RowsUnderTheCommandWithoutHeader) {
+  EXPECT_EQ(Read(ReadCondaList, "\xE2\x9D\xAF conda list | grep pytorch\n"
+                                "cpuonly                   2.0                           0    pytorch\n"
+                                "pytorch                   1.11.0              py3.8_cpu_0    pytorch\n"
+                                "```\n"
+                                "torchvision               0.12.0                 py38_cpu    pytorch\n"),
+            (Lines{"1 format conda list", "2 package [cpuonly] 2.0 (0 pytorch)",
+                   "3 package [pytorch] 1.11.0 (py3.8_cpu_0 pytorch)"}));
+  // the command named in a sentence, then prose: nothing; rows with no command or header: nothing
+  EXPECT_EQ(Read(ReadCondaList, "I ran conda list and it shows\npytorch 1.11.0 py3.8_cpu_0 pytorch\n"), Lines{});
+  EXPECT_EQ(Read(ReadCondaList, "$ conda list -n base torch\nno rows match\npytorch 1.11.0 py3.8_cpu_0 pytorch\n"), Lines{});
+  EXPECT_EQ(Read(ReadCondaList, "pytorch                   1.11.0              py3.8_cpu_0    pytorch\n"), Lines{});
+}
+
+// The header's text alone, after words in Chinese (https://github.com/X-PLUG/MobileAgent/issues/60).
+TEST(PasteReadersNvidiaSmi, HeaderTextWithoutTheTable) {
+  EXPECT_EQ(Read(ReadNvidiaSmi, "\xE5\xBD\x93\xE5\x89\x8D\xE7\x8E\xAF\xE5\xA2\x83\xEF\xBC\x9A"
+                                "NVIDIA-SMI 475.14       Driver Version: 475.14       CUDA Version: 11.4  \n"),
+            (Lines{"1 format nvidia-smi", "1 driver_version 475.14", "1 driver_cuda 11.4"}));
+  EXPECT_EQ(Read(ReadNvidiaSmi, "Which NVIDIA-SMI Version: do I need?\n"), Lines{});
+}
+
 TEST(PasteReadersNvcc, Cuda11) {
   EXPECT_EQ(Read(ReadNvcc, R"PASTE(Output of `nvcc --version` on CUDA 11.1:
 
