@@ -24,7 +24,8 @@
 //   Versions of relevant libraries:
 //   [pip3] torch==1.7.0a0+a9603c7
 //   [conda] pytorch                   1.1.0    py3.7_cuda10.0.130_cudnn7.5.1_0    pytorch
-// "Could not collect", "N/A" and "No CUDA" are no value: such a line gives no fact.
+// "Could not collect", "N/A" and "No CUDA" are no value: such a line gives no fact, except "CUDA used
+// to build PyTorch", where each means torch.version.cuda is None (a build without CUDA).
 
 #include <array>
 #include <utility>
@@ -227,8 +228,9 @@ class CollectEnvReader {
       case Key::kNone:
         return;
       case Key::kFact:
-        if (row.kind == PasteFactKind::kTorchCuda && (value == "N/A" || value == "None")) {
-          Add(row.kind, number, "", std::string(value));  // a CPU build says so
+        if (row.kind == PasteFactKind::kTorchCuda && (value == "N/A" || value == "None" || value == "Could not collect")) {
+          // a CPU build says so: collect_env writes torch.version.cuda's None as "Could not collect"
+          Add(row.kind, number, "", std::string(value));
         } else if (row.kind == PasteFactKind::kArch && ParseUint(value)) {
           // the Windows CPU table's "Architecture: 9" is a number code, not a machine name
         } else if (!NoValue(value)) {

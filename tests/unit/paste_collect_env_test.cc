@@ -400,6 +400,25 @@ TEST(PasteCollectEnv, SectionedLayoutReadsTheSystemSection) {
   EXPECT_TRUE(Read("==============================\nOS : Ubuntu\n").empty());
 }
 
+// Windows, torch 2.2.2 from PyPI (the CPU build there): collect_env writes the None of
+// torch.version.cuda as "Could not collect" (tests/fixtures/pastes/collect_env/SOURCES.md, ce-07).
+TEST(PasteCollectEnv, CouldNotCollectBuildCudaIsACpuBuild) {
+  constexpr std::string_view kPaste =
+      "PyTorch version: 2.2.2\n"
+      "Is debug build: False\n"
+      "CUDA used to build PyTorch: Could not collect\n"
+      "ROCM used to build PyTorch: N/A\n"
+      "Is CUDA available: False\n"
+      "GPU models and configuration: GPU 0: NVIDIA GeForce RTX 4080 Laptop GPU\n"
+      "Nvidia driver version: 551.86\n";
+  EXPECT_EQ(ValueOf(Read(kPaste), PasteFactKind::kTorchCuda), "Could not collect");
+  PasteText text = DecodePaste(kPaste);
+  Snapshot s = PasteSnapshot(text, ReadPaste(text), "env.txt");
+  ASSERT_EQ(s.pythons.size(), 1u);
+  ASSERT_TRUE(s.pythons[0].packages.count("torch"));
+  EXPECT_TRUE(s.pythons[0].packages.at("torch").cuda_none);
+}
+
 TEST(PasteCollectEnv, NothingOutsideABlock) {
   EXPECT_TRUE(Read("Nvidia driver version: 535.1\nOS: Ubuntu\nGPU 0: Tesla T4\n").empty());
   EXPECT_TRUE(Read("").empty());
