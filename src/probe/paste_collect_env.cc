@@ -24,7 +24,8 @@
 //   Versions of relevant libraries:
 //   [pip3] torch==1.7.0a0+a9603c7
 //   [conda] pytorch                   1.1.0    py3.7_cuda10.0.130_cudnn7.5.1_0    pytorch
-// "Could not collect", "N/A" and "No CUDA" are no value: such a line gives no fact.
+// "Could not collect", "N/A" and "No CUDA" are no value: such a line gives no fact, except "CUDA used
+// to build PyTorch", where each means torch.version.cuda is None (a build without CUDA).
 
 #include <array>
 #include <utility>
@@ -50,7 +51,7 @@ struct KeyRow {
   PasteFactKind kind;
 };
 
-constexpr std::array<KeyRow, 18> kKeys = {{
+constexpr std::array<KeyRow, 19> kKeys = {{
     {"PyTorch version", Key::kFact, PasteFactKind::kTorchVersion},
     {"Is debug build", Key::kFact, PasteFactKind::kTorchDebug},
     {"CUDA used to build PyTorch", Key::kFact, PasteFactKind::kTorchCuda},
@@ -68,6 +69,7 @@ constexpr std::array<KeyRow, 18> kKeys = {{
     {"GPU models and configuration", Key::kGpuModels, PasteFactKind::kGpu},
     {"cuDNN version", Key::kCudnn, PasteFactKind::kCudnn},
     {"Versions of relevant libraries", Key::kLibraries, PasteFactKind::kPackage},
+    {"Version of relevant libraries", Key::kLibraries, PasteFactKind::kPackage},  // 1.5's wording
     {"", Key::kNone, PasteFactKind::kUnparsed},
 }};
 
@@ -86,11 +88,38 @@ std::optional<std::pair<std::string_view, std::string_view>> SplitKey(std::strin
   return std::make_pair(Trim(line.substr(0, colon)), Trim(line.substr(colon + width)));
 }
 
+// Keys as typed by hand are matched without case ("Os: Ubuntu 18.04.3 LTS").
 const KeyRow* FindKey(std::string_view key) {
+  const std::string lower = ToLower(key);
   for (const KeyRow& row : kKeys) {
-    if (!row.key.empty() && row.key == key) return &row;
+    if (!row.key.empty() && ToLower(row.key) == lower) return &row;
   }
   return nullptr;
+}
+
+// "PyTorch version 1.5.0": the first line retyped without its colon (pytorch/pytorch#39133).
+std::optional<std::pair<std::string_view, std::string_view>> TorchLineWithoutColon(std::string_view line) {
+  constexpr std::string_view kKey = "PyTorch version ";
+  if (!StartsWith(line, kKey)) return std::nullopt;
+  std::string_view value = Trim(line.substr(kKey.size()));
+  if (value.empty() || value.find(' ') != std::string_view::npos || !ParseUint(value.substr(0, 1))) return std::nullopt;
+  return std::make_pair(kKey.substr(0, kKey.size() - 1), value);
+}
+
+// The sectioned layout's rule line "==============================" (vLLM's collect_env, torch 2.8).
+bool RuleLine(std::string_view line) {
+  return line.size() >= 10 && line.find_first_not_of('=') == std::string_view::npos;
+}
+
+// "/usr/lib/x86_64-linux-gnu/libcudnn.so.7.6.5" -> "7.6.5"; any other value as written.
+std::string CudnnValue(std::string_view value) {
+  size_t slash = value.find_last_of('/');
+  std::string_view file = slash == std::string_view::npos ? value : value.substr(slash + 1);
+  constexpr std::string_view kSo = "libcudnn.so.";
+  if (StartsWith(file, kSo) && file.size() > kSo.size() && ParseUint(file.substr(kSo.size(), 1))) {
+    return std::string(file.substr(kSo.size()));
+  }
+  return std::string(value);
 }
 
 bool NoValue(std::string_view v) {
@@ -133,10 +162,19 @@ class CollectEnvReader {
       pending_start_ = pl.number;
       return;
     }
+    if (RuleLine(line)) {  // the sectioned layout: a rule, a heading, a rule
+      if (pending_start_ == 0 && !in_block_) pending_start_ = pl.number;
+      return;
+    }
+    if (line == "System Info" && pending_start_ != 0) {  // its first section: the block starts
+      Start(pending_start_);
+      return;
+    }
     auto kv = SplitKey(line);
-    if (kv && kv->first == "PyTorch version") {  // a block starts
-      Add(PasteFactKind::kFormat, pending_start_ ? pending_start_ : pl.number, "", "collect_env");
-      in_block_ = true;
+    if (!kv) kv = TorchLineWithoutColon(line);
+    if (kv && kv->first == "PyTorch version") {
+      if (!in_block_ || torch_seen_) Start(pending_start_ ? pending_start_ : pl.number);  // a block starts
+      torch_seen_ = true;
       after_ = After::kNothing;
     }
     pending_start_ = 0;
@@ -147,6 +185,14 @@ class CollectEnvReader {
     const KeyRow* row = FindKey(kv->first);
     if (row == nullptr) return;
     KeyLine(*row, pl.number, kv->second);
+  }
+
+  void Start(int line) {
+    Add(PasteFactKind::kFormat, line, "", "collect_env");
+    in_block_ = true;
+    torch_seen_ = false;
+    after_ = After::kNothing;
+    pending_start_ = 0;
   }
 
   // A line that belongs to the key before it: a GPU, a cuDNN path, a library.
@@ -182,8 +228,9 @@ class CollectEnvReader {
       case Key::kNone:
         return;
       case Key::kFact:
-        if (row.kind == PasteFactKind::kTorchCuda && (value == "N/A" || value == "None")) {
-          Add(row.kind, number, "", std::string(value));  // a CPU build says so
+        if (row.kind == PasteFactKind::kTorchCuda && (value == "N/A" || value == "None" || value == "Could not collect")) {
+          // a CPU build says so: collect_env writes torch.version.cuda's None as "Could not collect"
+          Add(row.kind, number, "", std::string(value));
         } else if (row.kind == PasteFactKind::kArch && ParseUint(value)) {
           // the Windows CPU table's "Architecture: 9" is a number code, not a machine name
         } else if (!NoValue(value)) {
@@ -206,7 +253,7 @@ class CollectEnvReader {
         if (StartsWith(value, "Probably one of the following")) {
           after_ = After::kCudnnList;
         } else if (!NoValue(value)) {
-          Add(PasteFactKind::kCudnn, number, "", std::string(value));
+          Add(PasteFactKind::kCudnn, number, "", CudnnValue(value));
         }
         return;
       case Key::kLibraries:
@@ -235,6 +282,7 @@ class CollectEnvReader {
   std::vector<PasteFact> facts_;
   int pending_start_ = 0;
   bool in_block_ = false;
+  bool torch_seen_ = false;  // the block's "PyTorch version" line was read: another one starts a block
   After after_ = After::kNothing;
 };
 

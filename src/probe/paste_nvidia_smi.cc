@@ -19,14 +19,23 @@ using K = PasteFactKind;
 // The table's header, R384 to R580 and R610+:
 //   | NVIDIA-SMI 535.104.05             Driver Version: 535.104.05   CUDA Version: 12.2     |
 //   | NVIDIA-SMI 610.43.02              KMD Version: 610.43.02     CUDA UMD Version: 13.3     |
+// The header's text is read without its frame too, after other words:
+//   "当前环境：NVIDIA-SMI 475.14       Driver Version: 475.14       CUDA Version: 11.4"
+// (https://github.com/X-PLUG/MobileAgent/issues/60): "NVIDIA-SMI" then a version number.
 bool IsTableHeader(std::string_view bare) {
-  return StartsWith(bare, "|") && bare.find("NVIDIA-SMI ") != std::string_view::npos &&
-         bare.find("Version:") != std::string_view::npos;
+  constexpr std::string_view kSmi = "NVIDIA-SMI ";
+  size_t smi = bare.find(kSmi);
+  if (smi == std::string_view::npos || bare.find("Version:", smi) == std::string_view::npos) return false;
+  if (StartsWith(bare, "|")) return true;
+  size_t digit = smi + kSmi.size();
+  return digit < bare.size() && bare[digit] >= '0' && bare[digit] <= '9';
 }
 
 // nvidia-smi's own failures, printed instead of the table:
 //   NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver. Make sure ...
 //   Failed to initialize NVML: Driver/library version mismatch
+//   NVML library version: 580.178     (R535+: the user-space library's version, read as the driver's;
+//                                       https://github.com/zzzhouuu/truenas-nvidia-drivers/issues/19)
 bool IsFailure(std::string_view bare) {
   return StartsWith(bare, "NVIDIA-SMI has failed") || StartsWith(bare, "Failed to initialize NVML");
 }
@@ -59,11 +68,13 @@ std::string_view RowName(std::string_view rest) {
 }
 
 // A GPU row: "|   0  TITAN Xp            On   | 00000000:17:00.0 Off |                  N/A |".
+// A paste cut after the Bus-Id cell ("|   0  NVIDIA GeForce 940MX   WDDM  |   00000000:01:00.0 Off")
+// still names the GPU: the cell is whole when its Disp.A word follows the bus id.
 bool ReadGpuRow(FactList& facts, int line, const std::vector<std::string_view>& cells,
                 std::string& index) {
-  if (cells.size() < 3) return false;
+  if (cells.size() < 2) return false;
   std::vector<std::string_view> bus = Words(cells[1]);
-  if (bus.empty() || !IsBusId(bus[0])) return false;
+  if (bus.empty() || !IsBusId(bus[0]) || (cells.size() == 2 && bus.size() < 2)) return false;
   std::string_view first = Trim(cells[0]);
   size_t digits = 0;
   while (digits < first.size() && first[digits] >= '0' && first[digits] <= '9') ++digits;
@@ -150,6 +161,51 @@ void ReadQIndented(FactList& facts, int line, std::string_view bare, QState& st)
   }
 }
 
+// The rows of a table that a Windows console squashed onto one line, each row padded with blanks
+// to the console's width (https://github.com/visomaster/VisoMaster/issues/11):
+//   "C:\Users\zackc>nvidia-smi      ...   +-----...-----+                 | NVIDIA-SMI 572.16 ..."
+// The width is where the row after the first border starts; every piece from the border on must
+// start a row ("|" or "+"), or the line is one line as it stands.
+std::vector<std::string_view> TableRows(std::string_view bare) {
+  size_t border = bare.find("+-");
+  if (border == std::string_view::npos || bare.size() < 200) return {bare};
+  size_t end = bare.find(' ', border);
+  size_t next = end == std::string_view::npos ? end : bare.find_first_not_of(' ', end);
+  if (next == std::string_view::npos || next - end < 2) return {bare};
+  size_t width = next - border;
+  std::vector<std::string_view> rows;
+  for (size_t at = border; at < bare.size(); at += width) {
+    std::string_view row = Trim(bare.substr(at, width));
+    if (row.empty()) break;
+    if (row.front() != '|' && row.front() != '+') break;
+    rows.push_back(row);
+  }
+  if (rows.size() < 3) return {bare};
+  return rows;
+}
+
+// One row of the table (or a line around it): the header opens a block, its end closes it.
+void TableLine(FactList& facts, int number, std::string_view bare, bool& open, std::string& index) {
+  if (IsTableHeader(bare)) {
+    facts.Block(number);
+    ReadHeader(facts, number, bare);
+    open = true;
+    index.clear();
+  } else if (IsFailure(bare)) {
+    facts.Block(number);
+    facts.Add(K::kUnparsed, number, "", bare);
+    open = false;
+  } else if (StartsWith(bare, "NVML library version:")) {  // printed after the version mismatch
+    std::string_view v = Trim(bare.substr(bare.find(':') + 1));
+    if (!v.empty()) facts.Add(K::kDriverVersion, number, "", v);
+  } else if (open && EndsTable(bare)) {
+    open = false;
+  } else if (open) {
+    std::vector<std::string_view> cells = Cells(bare);
+    if (!ReadGpuRow(facts, number, cells, index)) ReadMemoryRow(facts, number, cells, index);
+  }
+}
+
 }  // namespace
 
 // nvidia-smi (R384 to R580; Windows prints "TCC/WDDM" where Linux prints "Persistence-M"):
@@ -171,22 +227,7 @@ std::vector<PasteFact> ReadNvidiaSmi(const PasteText& text) {
   bool open = false;
   std::string index;  // the GPU row whose memory row comes next
   for (const PasteLine& l : text.lines) {
-    std::string_view bare = Bare(l.text);
-    if (IsTableHeader(bare)) {
-      facts.Block(l.number);
-      ReadHeader(facts, l.number, bare);
-      open = true;
-      index.clear();
-    } else if (IsFailure(bare)) {
-      facts.Block(l.number);
-      facts.Add(K::kUnparsed, l.number, "", bare);
-      open = false;
-    } else if (open && EndsTable(bare)) {
-      open = false;
-    } else if (open) {
-      std::vector<std::string_view> cells = Cells(bare);
-      if (!ReadGpuRow(facts, l.number, cells, index)) ReadMemoryRow(facts, l.number, cells, index);
-    }
+    for (std::string_view bare : TableRows(Bare(l.text))) TableLine(facts, l.number, bare, open, index);
   }
   return facts.Take();
 }
@@ -375,6 +416,20 @@ std::vector<CsvField> CsvHeader(std::string_view bare) {
   return fields;
 }
 
+// The command, when it asks for no header, names the fields of the rows under it:
+//   "nvidia-smi --query-gpu=memory.total,memory.used --format=csv,nounits,noheader"
+// (https://github.com/Megvii-BaseDetection/YOLOX/issues/1429).
+std::vector<CsvField> CommandFields(std::string_view bare) {
+  constexpr std::string_view kQuery = "--query-gpu=";
+  size_t query = bare.find(kQuery);
+  if (query == std::string_view::npos || bare.find("nvidia-smi") > query ||
+      bare.find("noheader") == std::string_view::npos) {
+    return {};
+  }
+  std::string_view list = bare.substr(query + kQuery.size());
+  return CsvHeader(list.substr(0, list.find(' ')));
+}
+
 void ReadCsvRow(FactList& facts, int line, const std::vector<CsvField>& fields,
                 const std::vector<std::string_view>& values, int ordinal, std::string& driver) {
   std::string index = std::to_string(ordinal);
@@ -383,7 +438,7 @@ void ReadCsvRow(FactList& facts, int line, const std::vector<CsvField>& fields,
   }
   for (size_t i = 0; i < fields.size(); ++i) {
     std::string_view v = Trim(values[i]);
-    if (v.empty()) continue;
+    if (v.empty() || StartsWith(v, "[")) continue;  // "[N/A]", "[Not Supported]": no value
     switch (fields[i]) {
       case CsvField::kName: facts.Add(K::kGpu, line, index, v); break;
       case CsvField::kCc: facts.Add(K::kGpuCc, line, index, v); break;
@@ -409,8 +464,8 @@ void ReadCsvRow(FactList& facts, int line, const std::vector<CsvField>& fields,
 //   7.0, Default, 570.86.15, NVIDIA TITAN V, 0
 //   8.9, Default, 570.86.15, NVIDIA RTX 5880 Ada Generation, 1
 // (https://github.com/triton-inference-server/server/pull/8070). "memory.total [MiB]" rows read
-// "24576 MiB" ("24576" with nounits). Without its header
-// (noheader) a row is not recognised.
+// "24576 MiB" ("24576" with nounits). Without its header (noheader) a row is recognised only under
+// the command that asked for it.
 std::vector<PasteFact> ReadNvidiaSmiCsv(const PasteText& text) {
   FactList facts(PasteFormat::kNvidiaSmiCsv);
   std::vector<CsvField> fields;
@@ -428,6 +483,7 @@ std::vector<PasteFact> ReadNvidiaSmiCsv(const PasteText& text) {
     }
     if (bare.find(',') == std::string_view::npos && bare.find('_') == std::string_view::npos) continue;
     fields = CsvHeader(bare);
+    if (fields.empty()) fields = CommandFields(bare);
     if (!fields.empty()) {
       facts.Block(l.number);
       ordinal = 0;

@@ -198,6 +198,26 @@ bool IsCondaColumns(std::string_view bare) {
          words[3] == "Build";
 }
 
+// The command typed before a listing, its header often cut by a filter:
+//   "❯ conda list | grep pytorch", "(base) $ mamba list torch"
+// (https://github.com/meta-pytorch/data/issues/315): "conda list" or "mamba list" as words.
+bool IsCondaCommand(std::string_view bare) {
+  for (std::string_view command : {"conda list", "mamba list"}) {
+    size_t at = bare.find(command);
+    if (at == std::string_view::npos) continue;
+    char before = at == 0 ? ' ' : bare[at - 1];
+    size_t end = at + command.size();
+    if ((before != ' ' && before != '>' && before != '$' && before != '#') || (end < bare.size() && bare[end] != ' ')) {
+      continue;
+    }
+    std::string_view rest = bare.substr(end);
+    int arguments = 0;  // words that are no option: a command names one package at most
+    for (std::string_view w : Words(rest.substr(0, rest.find('|')))) arguments += w.front() == '-' ? 0 : 1;
+    return arguments <= 1;
+  }
+  return false;
+}
+
 }  // namespace
 
 // conda list (mamba list prints the same columns):
@@ -209,24 +229,36 @@ bool IsCondaColumns(std::string_view bare) {
 //   pytorch                   2.1.0           py3.10_cuda12.1_cudnn8.9.2_0    pytorch
 //   torch                     2.1.0                    pypi_0    pypi
 // (https://github.com/facebookresearch/pytorch3d/issues/183 and /1538.) extra: the build string,
-// then the channel when the row names one ("py3.10_cuda12.1_cudnn8.9.2_0 pytorch").
+// then the channel when the row names one ("py3.10_cuda12.1_cudnn8.9.2_0 pytorch"). Rows without
+// the header are read only right under the command that printed them (IsCondaCommand).
 std::vector<PasteFact> ReadCondaList(const PasteText& text) {
   FactList facts(PasteFormat::kCondaList);
   bool open = false, headed = false;  // headed: the environment line opened this block
+  int command = 0;                    // the line of a "conda list" command just above
   for (const PasteLine& l : text.lines) {
     std::string_view bare = Bare(l.text);
     if (IsCondaEnvironmentLine(bare) || (IsCondaColumns(bare) && !headed)) {
       facts.Block(l.number);
       open = true;
       headed = IsCondaEnvironmentLine(bare);
+      command = 0;
       continue;
     }
-    if (!open || StartsWith(bare, "#")) continue;
+    if (IsCondaCommand(bare)) {  // the rows right under it open a block; prose after it opens none
+      open = headed = false;
+      command = l.number;
+      continue;
+    }
+    if ((!open && command == 0) || StartsWith(bare, "#")) continue;
     std::vector<std::string_view> words = Words(bare);
     if (words.size() < 3 || words.size() > 4 || !IsName(words[0]) || !IsVersion(words[1])) {
       open = headed = false;
+      command = 0;
       continue;
     }
+    if (!open) facts.Block(command);
+    open = true;
+    command = 0;
     std::string extra(words[2]);
     if (words.size() == 4) extra += " " + std::string(words[3]);
     facts.Add(K::kPackage, l.number, words[0], words[1], extra);

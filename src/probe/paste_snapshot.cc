@@ -431,7 +431,7 @@ void SnapshotBuilder::ApplyPython(const PasteFact& f) {
   if (!KeptPackage(name)) return;
   PackageInfo& p = Package(name);
   if (f.kind == PasteFactKind::kTorchCuda) {
-    if (f.value == "N/A" || f.value == "None") {
+    if (f.value == "N/A" || f.value == "None" || f.value == "Could not collect") {
       p.cuda_none = true;
     } else if (auto v = CudaVersion::Parse(f.value)) {
       p.cuda = *v;

@@ -95,11 +95,14 @@ std::vector<PasteFact> ReadProcDriver(const PasteText& text) {
 //   # R35 (release), REVISION: 4.1, GCID: 33958178, BOARD: t186ref, EABI: aarch64, DATE: Tue Aug  1 19:57:35 UTC 2023
 //   # R36 (release), REVISION: 3.0, GCID: 36191598, BOARD: generic, EABI: aarch64, DATE: Mon Jul  1 23:25:14 UTC 2024
 // (https://github.com/rt-net/JetsonNano_DT_SPI/issues/9). BOARD is the board configuration the
-// release was built for, kept as kJetsonModel.
+// release was built for, kept as kJetsonModel. Notes that comment the output out once more read
+//   # # R32 (release), REVISION: 5.1, GCID: 26202423, BOARD: t186ref, EABI: aarch64, DATE: Fri Feb 19 16:50:29 UTC 2021
+// (https://github.com/pokusew/ros-setup/blob/c758d6f5f7cb863958071fd6920a37d54e8ea950/nvidia-jetson-tx2/L4T.md).
 std::vector<PasteFact> ReadTegraRelease(const PasteText& text) {
   FactList facts(PasteFormat::kTegraRelease);
   for (const PasteLine& l : text.lines) {
     std::string_view bare = Bare(l.text);
+    while (StartsWith(bare, "# #")) bare = Trim(bare.substr(1));  // the line commented out again
     if (!StartsWith(bare, "# R") || bare.find("REVISION:") == std::string_view::npos) continue;
     facts.Block(l.number);
     if (auto l4t = ParseNvTegraRelease(bare)) {

@@ -352,6 +352,73 @@ TEST(PasteCollectEnv, WindowsCudnnDllsAndPaths) {
   EXPECT_EQ(s.cudnn[0].source.substr(0, 10), "line 4: C:");
 }
 
+// https://github.com/pytorch/pytorch/issues/37320 (2020-04, retyped by hand: no colon after
+// "PyTorch version", "Os:", full-width colons on the GPU lines, "Version of relevant libraries").
+TEST(PasteCollectEnv, HandEditedOldLayout) {
+  std::vector<PasteFact> f = Read(
+      "PyTorch version 1.5.0\n"
+      "Is debug build: No\n"
+      "Os: Ubuntu 18.04.3 LTS\n"
+      "GPU models and configuration:\n"
+      "GPU 0\xEF\xBC\x9A Tesla P100-PCIE-16GB\n"
+      "GPU 1\xEF\xBC\x9A Tesla P100-PCIE-16GB\n"
+      "cuDNN version: /usr/lib/x86_64-linux-gnu/libcudnn.so.7.6.5\n"
+      "Version of relevant libraries:\n"
+      "[pip3] torch==1.5.0\n");
+  EXPECT_EQ(CountOf(f, PasteFactKind::kFormat), 1u);
+  EXPECT_EQ(ValueOf(f, PasteFactKind::kTorchVersion), "1.5.0");
+  EXPECT_EQ(ValueOf(f, PasteFactKind::kTorchDebug), "No");
+  EXPECT_EQ(ValueOf(f, PasteFactKind::kOs), "Ubuntu 18.04.3 LTS");
+  EXPECT_EQ(ValueOf(f, PasteFactKind::kGpu, "1"), "Tesla P100-PCIE-16GB");
+  EXPECT_EQ(ValueOf(f, PasteFactKind::kCudnn), "7.6.5");
+  ASSERT_NE(PackageFact(f, "torch"), nullptr);
+  EXPECT_EQ(PackageFact(f, "torch")->value, "1.5.0");
+  // prose that names the version without a colon starts no block
+  EXPECT_TRUE(Read("PyTorch version 1.5.0 is broken for me\nOs: Ubuntu\n").empty());
+}
+
+// https://github.com/vllm-project/vllm-omni/issues/241 (2025-12, vLLM's collect_env.py: sections
+// under "====" rules, "Key : value", the system part before the PyTorch part).
+TEST(PasteCollectEnv, SectionedLayoutReadsTheSystemSection) {
+  std::vector<PasteFact> f = Read(
+      "==============================\n"
+      "        System Info\n"
+      "==============================\n"
+      "OS                           : Enterprise Linux Server 7.2 (Paladin) (x86_64)\n"
+      "Libc version                 : glibc-2.32\n"
+      "\n"
+      "==============================\n"
+      "       PyTorch Info\n"
+      "==============================\n"
+      "PyTorch version              : 2.8.0+cu128\n"
+      "CUDA used to build PyTorch   : 12.8\n");
+  EXPECT_EQ(CountOf(f, PasteFactKind::kFormat), 1u);  // one block, though "PyTorch version" comes later
+  EXPECT_EQ(ValueOf(f, PasteFactKind::kOs), "Enterprise Linux Server 7.2 (Paladin) (x86_64)");
+  EXPECT_EQ(ValueOf(f, PasteFactKind::kGlibc), "glibc-2.32");
+  EXPECT_EQ(ValueOf(f, PasteFactKind::kTorchVersion), "2.8.0+cu128");
+  // a rule and a heading alone are no report
+  EXPECT_TRUE(Read("==============================\nOS : Ubuntu\n").empty());
+}
+
+// Windows, torch 2.2.2 from PyPI (the CPU build there): collect_env writes the None of
+// torch.version.cuda as "Could not collect" (tests/fixtures/pastes/collect_env/SOURCES.md, ce-07).
+TEST(PasteCollectEnv, CouldNotCollectBuildCudaIsACpuBuild) {
+  constexpr std::string_view kPaste =
+      "PyTorch version: 2.2.2\n"
+      "Is debug build: False\n"
+      "CUDA used to build PyTorch: Could not collect\n"
+      "ROCM used to build PyTorch: N/A\n"
+      "Is CUDA available: False\n"
+      "GPU models and configuration: GPU 0: NVIDIA GeForce RTX 4080 Laptop GPU\n"
+      "Nvidia driver version: 551.86\n";
+  EXPECT_EQ(ValueOf(Read(kPaste), PasteFactKind::kTorchCuda), "Could not collect");
+  PasteText text = DecodePaste(kPaste);
+  Snapshot s = PasteSnapshot(text, ReadPaste(text), "env.txt");
+  ASSERT_EQ(s.pythons.size(), 1u);
+  ASSERT_TRUE(s.pythons[0].packages.count("torch"));
+  EXPECT_TRUE(s.pythons[0].packages.at("torch").cuda_none);
+}
+
 TEST(PasteCollectEnv, NothingOutsideABlock) {
   EXPECT_TRUE(Read("Nvidia driver version: 535.1\nOS: Ubuntu\nGPU 0: Tesla T4\n").empty());
   EXPECT_TRUE(Read("").empty());

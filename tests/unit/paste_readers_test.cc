@@ -240,6 +240,26 @@ TEST(PasteReadersNvidiaSmi, WindowsWddm) {
                    "7 gpu [0] NVIDIA GeForce RTX 3050 ...", "7 gpu_bus_id [0] 00000000:01:00.0", "8 gpu_memory_mib [0] 4096"}));
 }
 
+// A Windows console copy that joined the whole table into one line, each row padded to the
+// console's 120 columns, cut after the bus id: https://github.com/visomaster/VisoMaster/issues/11
+TEST(PasteReadersNvidiaSmi, WindowsTableOnOneLine) {
+  const std::string line =
+      "C:\\Users\\zackc>nvidia-smi                                                                                               "
+      "Tue Feb  4 22:41:50 2025                                                                                                "
+      "+-----------------------------------------------------------------------------------------+                             "
+      "| NVIDIA-SMI 572.16                 Driver Version: 572.16         CUDA Version: 12.8     |                             "
+      "|-----------------------------------------+------------------------+----------------------+                             "
+      "| GPU  Name                  Driver-Model | Bus-Id          Disp.A | Volatile Uncorr. ECC |                             "
+      "|=========================================+========================+======================|                             "
+      "|   0  NVIDIA GeForce 940MX         WDDM  |   00000000:01:00.0 Off";
+  EXPECT_EQ(Read(ReadNvidiaSmi, line),
+            (Lines{"1 format nvidia-smi", "1 driver_version 572.16", "1 driver_cuda 12.8",
+                   "1 gpu [0] NVIDIA GeForce 940MX", "1 gpu_bus_id [0] 00000000:01:00.0"}));
+  // long lines that are no table, or a table row cut before its Disp.A word, give nothing
+  EXPECT_TRUE(Read(ReadNvidiaSmi, std::string(300, ' ') + "+-- x " + std::string(300, 'y')).empty());
+  EXPECT_EQ(Read(ReadNvidiaSmi, line.substr(0, line.size() - 4)).size(), 3u);
+}
+
 // nvidia-smi.exe from WSL, R460, whose processes table follows without a blank line:
 // https://github.com/microsoft/WSL/issues/6014
 TEST(PasteReadersNvidiaSmi, WslProcessRowsAreNotGpus) {
@@ -323,7 +343,16 @@ TEST(PasteReadersNvidiaSmi, FailureOnOneLine) {
 TEST(PasteReadersNvidiaSmi, NvmlMismatch) {
   // What nvidia-smi prints after a driver update without a reboot.
   EXPECT_EQ(Read(ReadNvidiaSmi, "$ nvidia-smi\nFailed to initialize NVML: Driver/library version mismatch\nNVML library version: 535.183\n"),
-            (Lines{"2 format nvidia-smi", "2 unparsed Failed to initialize NVML: Driver/library version mismatch"}));
+            (Lines{"2 format nvidia-smi", "2 unparsed Failed to initialize NVML: Driver/library version mismatch",
+                   "3 driver_version 535.183"}));
+  // https://github.com/zzzhouuu/truenas-nvidia-drivers/issues/19: the library and the loaded module differ
+  PasteText text = Paste("root@truenas[/]# nvidia-smi\nFailed to initialize NVML: Driver/library version mismatch\n"
+                         "NVML library version: 580.178\nroot@truenas[/]# cat /proc/driver/nvidia/version\n"
+                         "NVRM version: NVIDIA UNIX x86_64 Kernel Module  580.173.02  Tue Jun 23 08:38:17 UTC 2026\n");
+  Snapshot s = PasteSnapshot(text, ReadPaste(text), "smi.txt");
+  ASSERT_TRUE(s.driver.userspace_version && s.driver.kernel_version);
+  EXPECT_EQ(s.driver.userspace_version->text, "580.178");
+  EXPECT_TRUE(s.driver.mismatch());
 }
 
 // A table quoted in a reply ("> ") and indented is the same table.
@@ -650,11 +679,17 @@ TEST(PasteReadersNvidiaSmiCsv, MemoryAndBusId) {
                                    "NVIDIA GeForce RTX 3090, 00000000:03:00.0, 24576 MiB\n"),
             (Lines{"1 format nvidia-smi csv", "2 gpu [0] NVIDIA GeForce RTX 3090", "2 gpu_bus_id [0] 00000000:01:00.0",
                    "2 gpu_memory_mib [0] 24576", "3 gpu [1] NVIDIA GeForce RTX 3090", "3 gpu_bus_id [1] 00000000:02:00.0",
-                   "3 gpu_memory_mib [1] [N/A]"}));
+                   }));  // "[N/A]" is no value
   // Without a header that only nvidia-smi writes, nothing is read.
   EXPECT_EQ(Read(ReadNvidiaSmiCsv, "name, version\ntorch, 2.1.0\n"), Lines{});
   EXPECT_EQ(Read(ReadNvidiaSmiCsv, "NVIDIA GeForce RTX 3090, 535.104.05, 8.6\n"), Lines{});
   EXPECT_EQ(Read(ReadNvidiaSmiCsv, "Name, Driver_Version\nx, y\n"), Lines{});
+  // noheader: the command above the rows names their fields
+  // (https://github.com/Megvii-BaseDetection/YOLOX/issues/1429)
+  EXPECT_EQ(Read(ReadNvidiaSmiCsv, "nvidia-smi --query-gpu=name,memory.total --format=csv,nounits,noheader\n"
+                                   "Quadro RTX 5000, 16384\n[N/A], [N/A]\n"),
+            (Lines{"1 format nvidia-smi csv", "2 gpu [0] Quadro RTX 5000", "2 gpu_memory_mib [0] 16384"}));
+  EXPECT_EQ(Read(ReadNvidiaSmiCsv, "nvidia-smi --query-gpu=name,memory.total --format=csv\n"), Lines{});
 }
 
 
@@ -795,6 +830,30 @@ TEST(PasteReadersCondaList, BuildStringAndPypiRows) {
 // ---- nvcc --version --------------------------------------------------------------------------
 
 // CUDA 11.1 and 11.0, with their "Build" lines: https://github.com/pytorch/builder/pull/580
+// conda list filtered by grep: no header, the command right above the rows
+// (https://github.com/meta-pytorch/data/issues/315).
+TEST(PasteReadersCondaList, RowsUnderTheCommandWithoutHeader) {
+  EXPECT_EQ(Read(ReadCondaList, "\xE2\x9D\xAF conda list | grep pytorch\n"
+                                "cpuonly                   2.0                           0    pytorch\n"
+                                "pytorch                   1.11.0              py3.8_cpu_0    pytorch\n"
+                                "```\n"
+                                "torchvision               0.12.0                 py38_cpu    pytorch\n"),
+            (Lines{"1 format conda list", "2 package [cpuonly] 2.0 (0 pytorch)",
+                   "3 package [pytorch] 1.11.0 (py3.8_cpu_0 pytorch)"}));
+  // the command named in a sentence, then prose: nothing; rows with no command or header: nothing
+  EXPECT_EQ(Read(ReadCondaList, "I ran conda list and it shows\npytorch 1.11.0 py3.8_cpu_0 pytorch\n"), Lines{});
+  EXPECT_EQ(Read(ReadCondaList, "$ conda list -n base torch\nno rows match\npytorch 1.11.0 py3.8_cpu_0 pytorch\n"), Lines{});
+  EXPECT_EQ(Read(ReadCondaList, "pytorch                   1.11.0              py3.8_cpu_0    pytorch\n"), Lines{});
+}
+
+// The header's text alone, after words in Chinese (https://github.com/X-PLUG/MobileAgent/issues/60).
+TEST(PasteReadersNvidiaSmi, HeaderTextWithoutTheTable) {
+  EXPECT_EQ(Read(ReadNvidiaSmi, "\xE5\xBD\x93\xE5\x89\x8D\xE7\x8E\xAF\xE5\xA2\x83\xEF\xBC\x9A"
+                                "NVIDIA-SMI 475.14       Driver Version: 475.14       CUDA Version: 11.4  \n"),
+            (Lines{"1 format nvidia-smi", "1 driver_version 475.14", "1 driver_cuda 11.4"}));
+  EXPECT_EQ(Read(ReadNvidiaSmi, "Which NVIDIA-SMI Version: do I need?\n"), Lines{});
+}
+
 TEST(PasteReadersNvcc, Cuda11) {
   EXPECT_EQ(Read(ReadNvcc, R"PASTE(Output of `nvcc --version` on CUDA 11.1:
 
@@ -873,6 +932,10 @@ TEST(PasteReadersTegraRelease, R32) {
 # R32 (release), REVISION: 3.1, GCID: 18186506, BOARD: t210ref, EABI: aarch64, DATE: Tue Dec 10 06:58:34 UTC 2019
 ubuntu@JETBOT:~$ sudo cat /sys/kernel/debug/tegra_gpio)PASTE"),
             (Lines{"2 format nv_tegra_release", "2 l4t 32.3.1", "2 jetson_model t210ref"}));
+  // commented out once more in setup notes (tests/fixtures/pastes/tools/SOURCES.md, tl-18)
+  EXPECT_EQ(Read(ReadTegraRelease, "# # R32 (release), REVISION: 5.1, GCID: 26202423, BOARD: t186ref, EABI: aarch64, "
+                                   "DATE: Fri Feb 19 16:50:29 UTC 2021\n"),
+            (Lines{"1 format nv_tegra_release", "1 l4t 32.5.1", "1 jetson_model t186ref"}));
 }
 
 TEST(PasteReadersTegraRelease, R35AndR36) {
