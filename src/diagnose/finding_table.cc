@@ -94,6 +94,8 @@ const std::vector<FindingDecl>& FindingTable() {
       {"wsl.windows_driver", I, CheckWslWindowsDriver, kMachine},
       {"paste.conflicting_facts", W, CheckPaste, kMachine},
       {"paste.truncated", I, CheckPaste, kMachine},
+      {"paste.driver_unreachable", E, CheckPaste, kMachine},
+      {"paste.driver_version_mismatch", E, CheckPaste, kMachine},
   };
   return kTable;
 }

@@ -1,5 +1,5 @@
-// Rules on the paste itself (doctor --from): two lines that disagree about one fact, and a paste
-// cut at its size limit.
+// Rules on the paste itself (doctor --from): two lines that disagree about one fact, nvidia-smi's
+// own failure to reach the driver, and a paste cut at its size limit.
 #include "diagnose/rule_fns.h"
 #include "probe/paste.h"
 
@@ -26,6 +26,13 @@ void CheckPaste(const Snapshot& s, const Catalog&, const PlanQuery&, std::vector
                        {Ev("evidence.paste_line", {{"line", LineOf(c.first)}, {"value", c.first.value}}),
                         Ev("evidence.paste_line", {{"line", LineOf(c.second)}, {"value", c.second.value}})},
                        ""));
+  }
+  for (const PasteFact& f : s.paste->driver_failures) {
+    // A mismatch the paste also shows in versions is driver.mismatch's, with both versions.
+    if (f.name == "version_mismatch" && s.driver.mismatch()) continue;
+    std::string id = f.name == "no_driver" ? "paste.driver_unreachable" : "paste.driver_version_mismatch";
+    out.push_back(Emit(id, {{"line", LineOf(f)}},
+                       {Ev("evidence.paste_line", {{"line", LineOf(f)}, {"value", f.value}})}, "driver"));
   }
   if (s.paste->truncated) {
     out.push_back(Emit("paste.truncated",

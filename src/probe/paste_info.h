@@ -58,13 +58,16 @@ enum class PasteFactKind {
   kL4t,                // 35.4.1: /etc/nv_tegra_release "# R35 (release), REVISION: 4.1"
   kJetsonModel,        // NVIDIA Jetson AGX Orin (nv_tegra_release BOARD, doctor --json)
   kWsl,                // value: what said so (collect_env's OS or kernel "microsoft-standard-WSL2")
+  kDriverFailure,      // nvidia-smi's failure instead of its table; name: "no_driver" ("couldn't communicate
+                       // with the NVIDIA driver") or "version_mismatch" ("Driver/library version mismatch");
+                       // value: the line
   kUnparsed,           // a line of a recognised format the reader could not read: value is the line
 };
 // The kind without its k, in snake case: "format", "driver_version", "driver_cuda", "kernel_module",
 // "gpu", "gpu_cc", "gpu_memory_mib", "gpu_bus_id", "toolkit", "cudnn", "python_version",
 // "python_platform", "os", "arch", "gcc", "glibc", "package", "torch_version", "torch_cuda",
 // "torch_hip", "torch_debug", "cuda_available", "cuda_module_loading", "l4t", "jetson_model",
-// "wsl", "unparsed" (tests/fixtures/pastes/expected.tsv uses these names)
+// "wsl", "driver_failure", "unparsed" (tests/fixtures/pastes/expected.tsv uses these names)
 std::string_view PasteFactKindName(PasteFactKind k);
 
 struct PasteFact {
@@ -109,6 +112,7 @@ struct PasteInfo {
   std::vector<PasteGap> not_checked;
   std::vector<PasteConflict> conflicts;
   std::vector<PasteFact> unparsed;   // kUnparsed facts, and values that did not parse
+  std::vector<PasteFact> driver_failures;  // kDriverFailure facts: nvidia-smi could not use the driver
 };
 
 }  // namespace cudamatch

@@ -58,6 +58,7 @@ constexpr std::pair<PasteFactKind, std::string_view> kKindNames[] = {
     {PasteFactKind::kL4t, "l4t"},
     {PasteFactKind::kJetsonModel, "jetson_model"},
     {PasteFactKind::kWsl, "wsl"},
+    {PasteFactKind::kDriverFailure, "driver_failure"},
     {PasteFactKind::kUnparsed, "unparsed"},
 };
 

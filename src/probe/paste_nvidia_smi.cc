@@ -40,6 +40,17 @@ bool IsFailure(std::string_view bare) {
   return StartsWith(bare, "NVIDIA-SMI has failed") || StartsWith(bare, "Failed to initialize NVML");
 }
 
+// The two failures that say what is wrong with the driver; any other is kept as read.
+void AddFailure(FactList& facts, int line, std::string_view bare) {
+  if (bare.find("communicate with the NVIDIA driver") != std::string_view::npos) {
+    facts.Add(K::kDriverFailure, line, "no_driver", bare);
+  } else if (bare.find("Driver/library version mismatch") != std::string_view::npos) {
+    facts.Add(K::kDriverFailure, line, "version_mismatch", bare);
+  } else {
+    facts.Add(K::kUnparsed, line, "", bare);
+  }
+}
+
 void ReadHeader(FactList& facts, int line, std::string_view bare) {
   if (auto v = After(bare, "Driver Version:"); !v.empty()) facts.Add(K::kDriverVersion, line, "", v);
   if (auto v = After(bare, "KMD Version:"); !v.empty()) facts.Add(K::kKernelModule, line, "", v);
@@ -193,7 +204,7 @@ void TableLine(FactList& facts, int number, std::string_view bare, bool& open, s
     index.clear();
   } else if (IsFailure(bare)) {
     facts.Block(number);
-    facts.Add(K::kUnparsed, number, "", bare);
+    AddFailure(facts, number, bare);
     open = false;
   } else if (StartsWith(bare, "NVML library version:")) {  // printed after the version mismatch
     std::string_view v = Trim(bare.substr(bare.find(':') + 1));

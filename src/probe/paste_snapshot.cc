@@ -287,6 +287,9 @@ void SnapshotBuilder::Apply(const PasteFact& f) {
       return ApplyPython(f);
     case PasteFactKind::kUnparsed:
       return Unparsed(f);
+    case PasteFactKind::kDriverFailure:
+      info_.driver_failures.push_back(f);
+      return;
     case PasteFactKind::kTorchDebug:
     case PasteFactKind::kCudaAvailable:
     case PasteFactKind::kCudaModuleLoading:

@@ -327,7 +327,7 @@ Cuda compilation tools, release 10.0, V10.0.130
 ```)PASTE";
   EXPECT_EQ(Read(ReadNvidiaSmi, kPaste),
             (Lines{"3 format nvidia-smi",
-                   "3 unparsed NVIDIA-SMI has failed because it couldn‘t communicate with the NVIDIA driver."}));
+                   "3 driver_failure [no_driver] NVIDIA-SMI has failed because it couldn‘t communicate with the NVIDIA driver."}));
   EXPECT_EQ(Read(ReadNvcc, kPaste), (Lines{"8 format nvcc", "11 toolkit 10.0.130"}));
 }
 
@@ -336,14 +336,14 @@ TEST(PasteReadersNvidiaSmi, FailureOnOneLine) {
   EXPECT_EQ(Read(ReadNvidiaSmi, "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver. "
                                 "Make sure that the latest NVIDIA driver is installed and running."),
             (Lines{"1 format nvidia-smi",
-                   "1 unparsed NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver. "
+                   "1 driver_failure [no_driver] NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver. "
                    "Make sure that the latest NVIDIA driver is installed and running."}));
 }
 
 TEST(PasteReadersNvidiaSmi, NvmlMismatch) {
   // What nvidia-smi prints after a driver update without a reboot.
   EXPECT_EQ(Read(ReadNvidiaSmi, "$ nvidia-smi\nFailed to initialize NVML: Driver/library version mismatch\nNVML library version: 535.183\n"),
-            (Lines{"2 format nvidia-smi", "2 unparsed Failed to initialize NVML: Driver/library version mismatch",
+            (Lines{"2 format nvidia-smi", "2 driver_failure [version_mismatch] Failed to initialize NVML: Driver/library version mismatch",
                    "3 driver_version 535.183"}));
   // https://github.com/zzzhouuu/truenas-nvidia-drivers/issues/19: the library and the loaded module differ
   PasteText text = Paste("root@truenas[/]# nvidia-smi\nFailed to initialize NVML: Driver/library version mismatch\n"
