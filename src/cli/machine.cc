@@ -166,7 +166,10 @@ Result<MachineProbe> ProbeMachine(const MachineOptions& opt, const Context& ctx)
     in.self_exe = host.self_exe;
   }
   m.snapshot = TakeSnapshot(in);
-  if (m.dir_proofs != nullptr && m.dir_proofs->changed()) store->Put(DirProofsName(m.fs->root()), m.dir_proofs->Save());
+  if (m.dir_proofs != nullptr) {
+    std::string proofs = m.dir_proofs->Save();
+    if (m.dir_proofs->Differs(proofs)) store->Put(DirProofsName(m.fs->root()), proofs);
+  }
   Derive(ctx.catalog, m.snapshot);
   return m;
 }

@@ -111,8 +111,6 @@ std::string DirProofs::Save() const {
   return std::string(kMagic) + "\n" + Hex(Fnv1a(body)) + "\n" + body;
 }
 
-bool DirProofs::changed() const { return Save() != loaded_; }
-
 bool DirProofs::Trusted(const FileInfo& info) const {
   return info.type == FileType::kDirectory && info.inode != 0 && info.mtime_ns != 0 && info.ctime_ns != 0 &&
          info.mtime_ns < now_ns_ - racy_ns_ && info.ctime_ns < now_ns_ - racy_ns_;

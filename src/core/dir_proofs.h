@@ -1,10 +1,11 @@
 // What one run learned about directories that a later run may take without asking again: the
-// names a directory was seen not to hold, and its listing. Each is kept with what lstat said of
-// the directory (type, device, inode, size, modification and change time in ns) and is used only
-// when one lstat of it says exactly the same again: creating, removing or renaming an entry
+// names a directory was seen not to hold, and its listing. Each is kept with what stat said of
+// the directory (type, device, inode, size, modification and change time in ns; through links,
+// so /sbin is known by /usr/sbin's inode) and is used only when one stat of it says exactly the
+// same again: creating, removing or renaming an entry
 // changes the directory's modification and change time, and a directory replaced or reached
 // through another link has another inode. So a later run learns that <prefix>/pyvenv.cfg and
-// <prefix>/lib64 are not there, and what <prefix>/lib holds, from the lstat of <prefix> and of
+// <prefix>/lib64 are not there, and what <prefix>/lib holds, from the stat of <prefix> and of
 // <prefix>/lib alone; a path under a missing directory is missing too. Nothing is learned about
 // a directory whose times are less than `racy_ns` before the run began (a change within the same
 // clock tick could leave them as they were) or that the file system gives no inode and times
@@ -40,15 +41,15 @@ class DirProofs {
   bool Load(std::string_view text);
   // What this run used and learned, in the format above.
   std::string Save() const;
-  // Whether Save() differs from what was loaded.
-  bool changed() const;
+  // Whether `saved` (what Save() gave) differs from what was loaded.
+  bool Differs(const std::string& saved) const { return saved != loaded_; }
 
-  // Whether `name` is known absent from `dir`, whose lstat this run is `now`.
+  // Whether `name` is known absent from `dir`, whose stat this run is `now`.
   bool ProvesMissing(const std::string& dir, const FileInfo& now, std::string_view name);
   // The listing of `dir`, when an earlier run's is still true; nullptr otherwise.
   const std::vector<std::string>* Listing(const std::string& dir, const FileInfo& now);
-  // Whether an earlier run kept anything about `dir` (then its lstat is worth asking).
-  bool Knows(std::string_view dir) const { return earlier_.count(std::string(dir)) != 0; }
+  // Whether an earlier run kept anything about `dir` (then its stat is worth asking).
+  bool Knows(std::string_view dir) const { return earlier_.find(dir) != earlier_.end(); }
 
   void LearnMissing(const std::string& dir, const FileInfo& info, std::string_view name);
   void LearnListing(const std::string& dir, const FileInfo& info, const std::vector<std::string>& names);

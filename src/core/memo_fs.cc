@@ -40,7 +40,7 @@ class MemoFs : public Fs {
     return Once(lists_, path, [&]() -> Result<std::vector<std::string>> {
       if (!Learning(path)) return inner_->List(path);
       std::string dir(path);
-      FileInfo own = LStat(path);  // before the listing: a change after it is seen in the times
+      FileInfo own = Stat(path);  // before the listing: a change after it is seen in the times
       if (!own.exists()) return NotFound(path);
       if (own.type != FileType::kDirectory) return inner_->List(path);
       if (const auto* names = proofs_->Listing(dir, own)) return *names;
@@ -62,7 +62,7 @@ class MemoFs : public Fs {
       FileInfo info = inner_->LStat(path);
       if (!info.exists() && Learning(path)) {
         std::string dir(Dirname(path));
-        FileInfo parent = LStat(dir);  // a missing directory is learned in its own parent
+        FileInfo parent = Stat(dir);  // the directory the name is looked up in; a missing one is learned in its parent
         if (parent.type == FileType::kDirectory) proofs_->LearnMissing(dir, parent, Basename(path));
       }
       return info;
@@ -97,14 +97,14 @@ class MemoFs : public Fs {
     return true;
   }
   // A path an earlier run saw missing in a directory that lstat says is as it was, or below one.
-  bool ProvenMissing(std::string_view path) const {
-    if (!Learning(path)) return false;
-    std::string dir(Dirname(path));
+  bool ProvenMissing(std::string_view path) const { return Learning(path) && ProvenBelow(path); }
+  bool ProvenBelow(std::string_view path) const {  // `path` as Learning() takes it
+    std::string_view dir = Dirname(path);
     if (proofs_->Knows(dir)) {
-      FileInfo parent = LStat(dir);
-      return !parent.exists() || proofs_->ProvesMissing(dir, parent, Basename(path));
+      FileInfo parent = Stat(std::string(dir));
+      return !parent.exists() || proofs_->ProvesMissing(std::string(dir), parent, Basename(path));
     }
-    return dir.size() > 1 && ProvenMissing(dir);
+    return dir.size() > 1 && ProvenBelow(dir);
   }
   static Error NotFound(std::string_view path) { return Err(NormalizePath(path) + ": " + std::strerror(ENOENT)); }
 

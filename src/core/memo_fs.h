@@ -4,7 +4,7 @@
 // set of system calls. Large files opened for positional reads are passed through. A run is one
 // look at the machine: what changes during it is seen by the next run. With `proofs`
 // (core/dir_proofs.h), a missing path or a listing an earlier run learned is answered from one
-// lstat of its directory, and what this run learns is added to them; /proc, /sys and /dev, whose
+// stat of its directory, and what this run learns is added to them; /proc, /sys and /dev, whose
 // directories' times do not follow their entries, are always asked.
 #pragma once
 

@@ -123,6 +123,19 @@ TEST_F(DirProofsTest, WhatIsCreatedAddedOrReplacedIsSeenOnTheNextRun) {
   }
 }
 
+TEST_F(DirProofsTest, ADirectoryReachedThroughALinkIsKnownByItsTarget) {
+  tmp_.Mkdir("linked/libA/python3.11");
+  tmp_.Mkdir("linked/libB/python3.12");
+  tmp_.Symlink("libA", "linked/lib");
+  std::string prefix = tmp_.path() + "/linked";
+  WaitATick();
+  Answers warm = Probe(prefix, Probe(prefix, "").saved);
+  EXPECT_EQ(warm.lib, std::vector<std::string>{"python3.11"});
+  stdfs::remove(prefix + "/lib");
+  tmp_.Symlink("libB", "linked/lib");
+  EXPECT_EQ(Probe(prefix, warm.saved).lib, std::vector<std::string>{"python3.12"});
+}
+
 TEST_F(DirProofsTest, RecentDamagedOrForeignProofsAreNotUsed) {
   DirProofs recent("/", std::chrono::duration_cast<std::chrono::nanoseconds>(
                             std::chrono::system_clock::now().time_since_epoch()).count());
