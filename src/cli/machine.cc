@@ -52,6 +52,8 @@ Result<int> DriverTimeoutMs(const std::string& flag, const std::string& env) {
 
 namespace {
 
+constexpr size_t kDirProofsCap = 4 << 20;
+
 int64_t NowNs() {
   auto now = std::chrono::system_clock::now().time_since_epoch();
   return std::chrono::duration_cast<std::chrono::nanoseconds>(now).count();
@@ -140,8 +142,15 @@ Result<MachineProbe> ProbeMachine(const MachineOptions& opt, const Context& ctx)
     root = *valid;
   }
   MachineProbe m;
-  m.fs = MakeMemoFs(MakeRealFs(root, FsOptionsFrom(ctx)));
-  bool own_root = m.fs->root() == "/";
+  auto real = MakeRealFs(root, FsOptionsFrom(ctx));
+  bool own_root = real->root() == "/";
+  m.env_cache = MakeEnvCache(opt, ctx, own_root, *tree_os);
+  const CacheStore* store = m.env_cache != nullptr ? m.env_cache->store() : nullptr;
+  if (store != nullptr) {
+    m.dir_proofs = std::make_unique<DirProofs>(real->root(), NowNs());
+    if (auto text = store->Get(DirProofsName(real->root()), kDirProofsCap)) m.dir_proofs->Load(*text);
+  }
+  m.fs = MakeMemoFs(std::move(real), m.dir_proofs.get());
   if (!own_root) {
     if (Status tree = CheckTree(*m.fs, *tree_os, opt.root); !tree.ok()) return Error{tree.error()};
   }
@@ -154,7 +163,6 @@ Result<MachineProbe> ProbeMachine(const MachineOptions& opt, const Context& ctx)
   in.os = *tree_os;
   std::string pwd = own_root ? WorkingDirectory(ctx.Env("PWD")) : ctx.Env("PWD");
   in.cwd = pwd.empty() ? "/" : pwd;
-  m.env_cache = MakeEnvCache(opt, ctx, own_root, *tree_os);
   in.env_cache = m.env_cache.get();
   AttachNvidiaLibraries(m, in, *timeout_ms);
   if (own_root) {
@@ -164,6 +172,10 @@ Result<MachineProbe> ProbeMachine(const MachineOptions& opt, const Context& ctx)
     in.self_exe = host.self_exe;
   }
   m.snapshot = TakeSnapshot(in);
+  if (m.dir_proofs != nullptr) {
+    std::string proofs = m.dir_proofs->Save();
+    if (m.dir_proofs->Differs(proofs)) store->Put(DirProofsName(m.fs->root()), proofs);
+  }
   Derive(ctx.catalog, m.snapshot);
   return m;
 }

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "cli/common.h"
+#include "core/dir_proofs.h"
 #include "core/fs.h"
 #include "probe/context.h"
 #include "probe/env_cache.h"
@@ -23,6 +24,7 @@ struct MachineOptions {
 };
 
 struct MachineProbe {
+  std::unique_ptr<DirProofs> dir_proofs;  // with the environment cache: what directories proved
   std::unique_ptr<Fs> fs;
   std::unique_ptr<NvmlApi> nvml;
   std::unique_ptr<CudaApi> cuda;

@@ -1,5 +1,7 @@
 #include "core/memo_fs.h"
 
+#include <cerrno>
+#include <cstring>
 #include <map>
 #include <utility>
 
@@ -15,12 +17,14 @@ constexpr size_t kMaxBytes = 16 * 1024 * 1024;
 
 class MemoFs : public Fs {
  public:
-  explicit MemoFs(std::unique_ptr<Fs> inner) : inner_(std::move(inner)) {}
+  MemoFs(std::unique_ptr<Fs> inner, DirProofs* proofs) : inner_(std::move(inner)), proofs_(proofs) {}
 
   Result<std::string> Read(std::string_view path, size_t max_bytes) const override {
     auto key = std::pair(std::string(path), max_bytes);
     if (auto it = reads_.find(key); it != reads_.end()) return it->second;
+    if (ProvenMissing(path)) return NotFound(path);
     Result<std::string> r = inner_->Read(path, max_bytes);
+    if (!r && Learning(path)) LStat(path);  // a missing file is learned
     size_t size = r ? r->size() : 0;
     if (size <= kMaxFileBytes && bytes_ + size <= kMaxBytes) {
       bytes_ += size;
@@ -28,9 +32,22 @@ class MemoFs : public Fs {
     }
     return r;
   }
-  Result<std::unique_ptr<RandomAccessFile>> Open(std::string_view path) const override { return inner_->Open(path); }
+  Result<std::unique_ptr<RandomAccessFile>> Open(std::string_view path) const override {
+    if (ProvenMissing(path)) return NotFound(path);
+    return inner_->Open(path);
+  }
   Result<std::vector<std::string>> List(std::string_view path) const override {
-    return Once(lists_, path, [&] { return inner_->List(path); });
+    return Once(lists_, path, [&]() -> Result<std::vector<std::string>> {
+      if (!Learning(path)) return inner_->List(path);
+      std::string dir(path);
+      FileInfo own = Stat(path);  // before the listing: a change after it is seen in the times
+      if (!own.exists()) return NotFound(path);
+      if (own.type != FileType::kDirectory) return inner_->List(path);
+      if (const auto* names = proofs_->Listing(dir, own)) return *names;
+      auto r = inner_->List(path);
+      if (r) proofs_->LearnListing(dir, own, *r);
+      return r;
+    });
   }
   // What lstat says, unless the path is a link: one call for the two questions.
   FileInfo Stat(std::string_view path) const override {
@@ -40,7 +57,16 @@ class MemoFs : public Fs {
     });
   }
   FileInfo LStat(std::string_view path) const override {
-    return Once(lstats_, path, [&] { return inner_->LStat(path); });
+    return Once(lstats_, path, [&] {
+      if (ProvenMissing(path)) return FileInfo{};
+      FileInfo info = inner_->LStat(path);
+      if (!info.exists() && Learning(path)) {
+        std::string dir(Dirname(path));
+        FileInfo parent = Stat(dir);  // the directory the name is looked up in; a missing one is learned in its parent
+        if (parent.type == FileType::kDirectory) proofs_->LearnMissing(dir, parent, Basename(path));
+      }
+      return info;
+    });
   }
   Result<std::string> ReadLink(std::string_view path) const override {
     return Once(links_, path, [&] { return inner_->ReadLink(path); });
@@ -62,6 +88,26 @@ class MemoFs : public Fs {
   std::vector<Unreadable> unreadable() const override { return inner_->unreadable(); }
 
  private:
+  // Whether proofs may answer for `path`: an absolute, normalized path outside /proc, /sys, /dev.
+  bool Learning(std::string_view path) const {
+    if (proofs_ == nullptr || path.size() < 2 || path[0] != '/' || NormalizePath(path) != path) return false;
+    for (std::string_view pseudo : {"/proc", "/sys", "/dev"}) {
+      if (path.substr(0, pseudo.size()) == pseudo && (path.size() == pseudo.size() || path[pseudo.size()] == '/')) return false;
+    }
+    return true;
+  }
+  // A path an earlier run saw missing in a directory that lstat says is as it was, or below one.
+  bool ProvenMissing(std::string_view path) const { return Learning(path) && ProvenBelow(path); }
+  bool ProvenBelow(std::string_view path) const {  // `path` as Learning() takes it
+    std::string_view dir = Dirname(path);
+    if (proofs_->Knows(dir)) {
+      FileInfo parent = Stat(std::string(dir));
+      return !parent.exists() || proofs_->ProvesMissing(std::string(dir), parent, Basename(path));
+    }
+    return dir.size() > 1 && ProvenBelow(dir);
+  }
+  static Error NotFound(std::string_view path) { return Err(NormalizePath(path) + ": " + std::strerror(ENOENT)); }
+
   template <typename T, typename F>
   static T Once(std::map<std::string, T, std::less<>>& memo, std::string_view path, F ask) {
     if (auto it = memo.find(path); it != memo.end()) return it->second;
@@ -69,6 +115,7 @@ class MemoFs : public Fs {
   }
 
   std::unique_ptr<Fs> inner_;
+  DirProofs* proofs_;
   mutable std::map<std::pair<std::string, size_t>, Result<std::string>> reads_;
   mutable size_t bytes_ = 0;
   mutable std::map<std::string, Result<std::vector<std::string>>, std::less<>> lists_;
@@ -78,6 +125,8 @@ class MemoFs : public Fs {
 
 }  // namespace
 
-std::unique_ptr<Fs> MakeMemoFs(std::unique_ptr<Fs> inner) { return std::make_unique<MemoFs>(std::move(inner)); }
+std::unique_ptr<Fs> MakeMemoFs(std::unique_ptr<Fs> inner, DirProofs* proofs) {
+  return std::make_unique<MemoFs>(std::move(inner), proofs);
+}
 
 }  // namespace cudamatch
