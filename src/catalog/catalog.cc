@@ -116,7 +116,7 @@ std::vector<TableSpec> Specs() {
                    }});
   specs.push_back({"gpu_architectures.tsv",
                    {"architecture", "compute_capabilities", "first_cuda", "last_cuda",
-                    "min_driver_branch", "last_driver_branch", "source", "notes"},
+                    "min_driver_branch", "last_driver_branch", "renamed_from", "source", "notes"},
                    [](RowReader& r, Catalog& c) {
                      GpuArchitecture a;
                      a.name = std::string(r.Str(0));
@@ -126,7 +126,9 @@ std::vector<TableSpec> Specs() {
                      a.last_cuda = r.Opt<CudaVersion>(3);
                      a.min_driver_branch = r.Int(4);
                      a.last_driver_branch = r.Int(5);
-                     a.prov = r.Prov(6, 7);
+                     a.renamed_from = r.List<ComputeCapability>(6);
+                     if (!a.renamed_from.empty() && a.ccs.size() != 1) r.Fail(6, "a renamed architecture lists one compute capability");
+                     a.prov = r.Prov(7, 8);
                      return Done(r, c.architectures, std::move(a));
                    }});
   specs.push_back({"cudnn.tsv", {"cudnn_first", "cudnn_last", "cuda", "source", "notes"},

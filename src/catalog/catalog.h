@@ -124,6 +124,9 @@ struct GpuArchitecture {
   std::optional<CudaVersion> last_cuda;
   std::optional<int> min_driver_branch;
   std::optional<int> last_driver_branch;
+  // Names earlier CUDA releases gave this compute capability (Thor's 11.0 was 10.1 in CUDA
+  // 12.8/12.9); set only on a row with one compute capability.
+  std::vector<ComputeCapability> renamed_from;
   Provenance prov;
 };
 

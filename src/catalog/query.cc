@@ -17,6 +17,15 @@ const TorchRelease* FindTorch(const Catalog& c, const Pep440& v) {
   return nullptr;
 }
 
+std::optional<ComputeCapability> RenamedCc(const Catalog& c, const ComputeCapability& cc) {
+  for (const GpuArchitecture& a : c.architectures) {
+    for (const ComputeCapability& x : a.renamed_from) {
+      if (x.major == cc.major && x.minor == cc.minor && a.ccs.size() == 1) return a.ccs.front();
+    }
+  }
+  return std::nullopt;
+}
+
 namespace {
 
 std::vector<const TorchRelease*> TorchWhere(const Catalog& c, std::string_view package, const Pep440& v,

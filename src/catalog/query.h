@@ -103,6 +103,9 @@ std::vector<const GpuModel*> GpusByPciId(const Catalog& c, uint32_t device_id);
 // CUDA wheels, built for discrete GPUs and SBSA servers, do not serve.
 bool IsJetson(const GpuModel& g);
 const GpuArchitecture* ArchitectureFor(const Catalog& c, const ComputeCapability& cc);
+// The compute capability that `cc` is an earlier CUDA release's name of (10.1 -> 11.0, Thor);
+// nullopt when no architecture lists it in renamed_from.
+std::optional<ComputeCapability> RenamedCc(const Catalog& c, const ComputeCapability& cc);
 // The CUDA releases whose nvcc can build SASS for `cc` (first and last), from cuda_targets.
 std::optional<CudaVersion> FirstCudaFor(const Catalog& c, const ComputeCapability& cc);
 std::optional<CudaVersion> LastCudaFor(const Catalog& c, const ComputeCapability& cc);

@@ -1,5 +1,7 @@
 #include "cli/spec_options.h"
 
+#include <cstdio>
+
 #include "catalog/query.h"
 #include "core/text.h"
 #include "plan/spec.h"
@@ -44,7 +46,13 @@ Status ApplyGpus(const SpecOptions& opt, const Catalog& c, Lang lang, MachineSpe
   for (const std::string& text : opt.ccs) {
     auto cc = ComputeCapability::Parse(text);
     if (!cc) return Error{cc.error()};
-    spec.gpus.push_back(*cc);
+    ComputeCapability value = *cc;
+    if (auto now = ArchitectureFor(c, value) == nullptr ? RenamedCc(c, value) : std::nullopt) {
+      std::string line = "cudamatch: " + Tr(lang, "gpu.renamed_cc", {{"old", value.ToString()}, {"cc", now->ToString()}}) + "\n";
+      std::fwrite(line.data(), 1, line.size(), stderr);
+      value = *now;
+    }
+    spec.gpus.push_back(value);
     spec.gpu_names.push_back("");
   }
   spec.has_nvidia_gpu = true;

@@ -219,6 +219,11 @@ LookupResult GpuLookup(const Catalog& c, const LookupQuery& q) {
     }
   }
   if (auto cc = ComputeCapability::Parse(text)) {
+    if (auto now = ArchitectureFor(c, *cc) == nullptr ? RenamedCc(c, *cc) : std::nullopt) {
+      r.gpu = AnswerGpu(c, *now, {});
+      if (r.gpu) r.gpu->renamed_from = *cc;
+      return r;
+    }
     if (ArchitectureFor(c, *cc) == nullptr && GpusWithCc(c, *cc).empty()) {
       r.not_found = NotFound{"compute capability " + cc->ToString(), KnownCcNear(c, *cc)};
       return r;

@@ -145,6 +145,7 @@ struct GpuAnswer {
   std::vector<WheelFit> wheels;  // CUDA wheels of every platform, newest release first
   bool jetson = false;           // a Jetson module: no PyPI CUDA wheel of any platform serves it
   std::optional<GpuVerdict> verdict;  // the answer for the target; nullopt for a Jetson module
+  std::optional<ComputeCapability> renamed_from;  // asked by an earlier CUDA release's name (10.1)
 };
 
 // A lookup that found nothing: what was asked, and the nearest real answers.

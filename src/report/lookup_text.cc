@@ -348,6 +348,9 @@ std::string RenderGpu(const GpuAnswer& a, const LookupQuery& q, const TextOption
   std::string headline = a.models.empty() ? Tr(L, "lookup.gpu.cc", {{"cc", a.cc.ToString()}, {"sm", a.cc.Sm()}, {"arch", arch}})
                                           : Tr(L, "lookup.gpu.headline", {{"name", title}, {"cc", a.cc.ToString()}, {"sm", a.cc.Sm()}, {"arch", arch}});
   std::string out = o.style.Bold(headline) + "\n";
+  if (a.renamed_from) {
+    out += "  " + Tr(L, "gpu.renamed_cc", {{"old", a.renamed_from->ToString()}, {"cc", a.cc.ToString()}}) + "\n";
+  }
   if (a.verdict) out += GpuVerdictText(*a.verdict, o) + "\n";
   if (a.models.size() > 1) {
     std::vector<std::string> names;
