@@ -67,6 +67,15 @@ std::vector<PasteFact> ReadDoctorJson(const PasteText& text);    // paste_tools.
 // Every reader over the text: all facts, sorted by line (stable within a line).
 std::vector<PasteFact> ReadPaste(const PasteText& text);
 
+// What a conda build string says of torch's build: py3.8_cpu_0 is a CPU build,
+// py3.10_cuda12.1_cudnn8.9.2_0 (pytorch channel) and cuda118_py311h4ee7bbc_300 (conda-forge) the
+// CUDA 12.1 and 11.8 builds; neither when the string says nothing of it.
+struct CondaBuild {
+  std::optional<CudaVersion> cuda;
+  bool cpu = false;
+};
+CondaBuild CondaBuildOf(std::string_view build);
+
 // The facts to a snapshot: one Python environment (the one the paste came from) when the paste
 // names torch or packages; sources read "line 14: CUDA used to build PyTorch: 12.1". Derive runs
 // after this, as for every snapshot.

@@ -145,6 +145,28 @@ std::optional<Arch> ArchSaidBy(std::string_view value) {
 
 // The version in "/usr/lib/x86_64-linux-gnu/libcudnn.so.8.9.2", "8.9.2" or
 // "C:\...\bin\cudnn_ops_train64_8.dll" (only the major: 8).
+}  // namespace
+
+// The pytorch channel's build strings: py3.8_cpu_0, py3.10_cuda12.1_cudnn8.9.2_0; conda-forge's:
+// cuda118_py311h4ee7bbc_300, cpu_generic_py312h... (conda list's third column).
+CondaBuild CondaBuildOf(std::string_view build) {
+  CondaBuild out;
+  for (std::string_view part : Split(build, '_')) {
+    if (part == "cpu") out.cpu = true;
+    if (!StartsWith(part, "cuda") || part.size() <= 4) continue;
+    std::string_view digits = part.substr(4);
+    std::string text(digits);
+    bool packed = digits.size() == 3 && std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; });
+    if (packed) text = text.substr(0, 2) + "." + text.substr(2);
+    if (!packed && digits.find('.') == std::string_view::npos) continue;
+    if (auto v = CudaVersion::Parse(text)) out.cuda = *v;
+  }
+  if (out.cuda) out.cpu = false;
+  return out;
+}
+
+namespace {
+
 std::optional<Pep440> CudnnVersionOf(std::string_view value) {
   if (auto v = Pep440::Parse(value)) return *v;
   size_t slash = value.find_last_of("/\\");
@@ -445,6 +467,18 @@ void SnapshotBuilder::ApplyPython(const PasteFact& f) {
     p.cuda_source = Cite(text_, f.line);
   } else if (f.kind == PasteFactKind::kTorchHip) {
     p.hip = f.value;
+  } else if (f.format == PasteFormat::kCondaList && name == "torch" && !p.cuda && !p.cuda_none) {
+    auto v = Pep440::Parse(f.value);
+    if (!v) return Unparsed(f);
+    p.version = *v;
+    p.version_source = Cite(text_, f.line);
+    CondaBuild build = CondaBuildOf(f.extra.substr(0, f.extra.find(' ')));
+    if (build.cuda) {
+      p.cuda = build.cuda;
+      p.cuda_origin = Origin::kObserved;
+    }
+    p.cuda_none = build.cpu;
+    if (build.cuda || build.cpu) p.cuda_source = Cite(text_, f.line);
   } else {
     auto v = Pep440::Parse(f.value);
     if (!v) return Unparsed(f);

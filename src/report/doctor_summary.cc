@@ -47,9 +47,11 @@ std::string Count(Lang L, const char* one, const char* many, size_t n) {
   return Tr(L, n == 1 ? one : many, {{"n", std::to_string(n)}});
 }
 
-std::string VerdictText(const EnvSummary& e, const std::vector<Finding>& findings, const TextOptions& o) {
+std::string VerdictText(const Snapshot& s, const EnvSummary& e, const std::vector<Finding>& findings, const TextOptions& o) {
   Lang L = o.lang;
   std::string id = "doctor.verdict." + std::string(TorchVerdictName(e.verdict));
+  // A paste without a GPU list says nothing of the GPUs: only that the build is CPU-only.
+  if (e.verdict == TorchVerdict::kCpuBuild && NotInPaste(s, PasteGap::kGpus)) id += "_gpus_not_pasted";
   switch (e.verdict) {
     case TorchVerdict::kRunsOnAllGpus: return o.style.Green(Tr(L, id));
     case TorchVerdict::kCannotRun: {
@@ -71,7 +73,7 @@ std::string EnvLine(const Snapshot& s, const EnvSummary& e, const std::vector<Fi
   std::string problems = counts.empty() ? "" : Tr(L, "doctor.summary.env_problems", {{"counts", Join(counts, Tr(L, "common.list_sep"))}});
   return Tr(L, "doctor.summary.env", {{"torch", SafeText(OrUnknown(torch.version, L), Sink::kValue)},
                                       {"env", SafeText(env.prefix, Sink::kValue)},
-                                      {"verdict", VerdictText(e, findings, o)}, {"problems", problems}});
+                                      {"verdict", VerdictText(s, e, findings, o)}, {"problems", problems}});
 }
 
 }  // namespace

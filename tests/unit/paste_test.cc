@@ -276,3 +276,38 @@ TEST(PasteReaders, TheTableRunsInFormatOrderAndFactsComeSortedByLine) {
 
 }  // namespace
 }  // namespace cudamatch
+
+namespace cudamatch {
+namespace {
+
+TEST(PasteConda, TheBuildStringSaysTheBuild) {
+  EXPECT_TRUE(CondaBuildOf("py3.8_cpu_0").cpu);
+  EXPECT_FALSE(CondaBuildOf("py3.8_cpu_0").cuda);
+  EXPECT_EQ(CondaBuildOf("py3.10_cuda12.1_cudnn8.9.2_0").cuda->MajorMinor(), "12.1");
+  EXPECT_FALSE(CondaBuildOf("py3.10_cuda12.1_cudnn8.9.2_0").cpu);
+  EXPECT_EQ(CondaBuildOf("cuda118_py311h4ee7bbc_300").cuda->MajorMinor(), "11.8");
+  EXPECT_TRUE(CondaBuildOf("cpu_generic_py312h1b2c3d4_0").cpu);
+  CondaBuild none = CondaBuildOf("py38");
+  EXPECT_FALSE(none.cpu);
+  EXPECT_FALSE(none.cuda);
+  EXPECT_FALSE(CondaBuildOf("cudatoolkit").cuda);
+}
+
+// conda list of a CPU pytorch (https://github.com/meta-pytorch/data/issues/315): torch is the CPU
+// build, said by its own line.
+TEST(PasteConda, APytorchChannelCpuBuildIsACpuTorch) {
+  PasteText text = DecodePaste(
+      "\xE2\x9D\xAF conda list | grep pytorch\n"
+      "cpuonly                   2.0                           0    pytorch\n"
+      "pytorch                   1.11.0              py3.8_cpu_0    pytorch\n"
+      "torchvision               0.12.0                 py38_cpu    pytorch\n");
+  Snapshot s = PasteSnapshot(text, ReadPaste(text), "conda.txt");
+  ASSERT_EQ(s.pythons.size(), 1u);
+  const PackageInfo& torch = s.pythons[0].packages.at("torch");
+  EXPECT_EQ(torch.version->ToString(), "1.11.0");
+  EXPECT_TRUE(torch.cuda_none);
+  EXPECT_EQ(torch.cuda_source, "line 3: pytorch                   1.11.0              py3.8_cpu_0    pytorch");
+}
+
+}  // namespace
+}  // namespace cudamatch
