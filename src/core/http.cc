@@ -84,4 +84,25 @@ std::string MediaType(std::string_view content_type) {
   return Lower(t);
 }
 
+Result<HttpResponse> GetFollowingRedirects(const std::string& url, const HttpLimits& limits, const HttpOnce& once) {
+  std::string current = url;
+  for (int hop = 0; hop <= limits.max_redirects; ++hop) {
+    if (std::string why = UrlRefusal(current, limits); !why.empty()) return Err(current + ": " + why);
+    std::string location;
+    auto r = once(current, &location);
+    if (!r) return r;
+    if (r->status < 300 || r->status >= 400) {
+      if (r->status != 200) return Err(current + ": HTTP status " + std::to_string(r->status));
+      return r;
+    }
+    std::string next;
+    if (location.empty()) return Err(current + ": HTTP status " + std::to_string(r->status) + " without a location");
+    if (std::string why = RedirectRefusal(current, location, limits, &next); !why.empty()) {
+      return Err(current + ": refused " + why);
+    }
+    current = next;
+  }
+  return Err(url + ": more than " + std::to_string(limits.max_redirects) + " redirects");
+}
+
 }  // namespace cudamatch

@@ -9,6 +9,7 @@
 // allows it (tests only).
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -62,6 +63,11 @@ std::string UrlRefusal(std::string_view url, const HttpLimits& limits);
 // be relative; *resolved receives the absolute URL.
 std::string RedirectRefusal(std::string_view from, std::string_view location, const HttpLimits& limits,
                             std::string* resolved);
+// One request, no redirect followed: the response (any status) and its Location header, if any.
+using HttpOnce = std::function<Result<HttpResponse>(const std::string& url, std::string* location)>;
+// GET through `once`, following redirects as `limits` allow (each URL checked by UrlRefusal and
+// RedirectRefusal); a status other than 200 at the end is an error naming the URL.
+Result<HttpResponse> GetFollowingRedirects(const std::string& url, const HttpLimits& limits, const HttpOnce& once);
 // The media type of a Content-Type value, lower case and without parameters.
 std::string MediaType(std::string_view content_type);
 

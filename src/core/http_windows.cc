@@ -43,24 +43,9 @@ class WinHttpClient : public HttpClient {
   WinHttpClient(HINTERNET session, HttpLimits limits) : session_(session), limits_(std::move(limits)) {}
 
   Result<HttpResponse> Get(const std::string& url, const std::string& accept) override {
-    std::string current = url;
-    for (int hop = 0; hop <= limits_.max_redirects; ++hop) {
-      if (std::string why = UrlRefusal(current, limits_); !why.empty()) return Err(current + ": " + why);
-      std::string location;
-      auto r = Once(current, accept, &location);
-      if (!r) return r;
-      if (r->status < 300 || r->status >= 400) {
-        if (r->status != 200) return Err(current + ": HTTP status " + std::to_string(r->status));
-        return r;
-      }
-      std::string next;
-      if (location.empty()) return Err(current + ": HTTP status " + std::to_string(r->status) + " without a location");
-      if (std::string why = RedirectRefusal(current, location, limits_, &next); !why.empty()) {
-        return Err(current + ": refused " + why);
-      }
-      current = next;
-    }
-    return Err(url + ": more than " + std::to_string(limits_.max_redirects) + " redirects");
+    return GetFollowingRedirects(url, limits_, [&](const std::string& u, std::string* location) {
+      return Once(u, accept, location);
+    });
   }
 
  private:

@@ -16,6 +16,8 @@ std::vector<std::string> SplitNonEmpty(std::string_view s, char sep);
 bool StartsWith(std::string_view s, std::string_view prefix);
 bool EndsWith(std::string_view s, std::string_view suffix);
 std::string ToLower(std::string_view s);
+// Appends the code point `cp` (at most U+10FFFF) to `out` as UTF-8.
+void AppendUtf8(std::string& out, uint32_t cp);
 std::string Join(const std::vector<std::string>& parts, std::string_view sep);
 // Parses a non-negative decimal integer that fills the whole string (no sign, no spaces).
 std::optional<int64_t> ParseUint(std::string_view s);

@@ -192,23 +192,6 @@ PinSet ParseRequirements(const std::string& file, std::string_view text, const I
 
 namespace {
 
-void AppendUtf8(uint32_t cp, std::string& out) {
-  if (cp < 0x80) {
-    out += static_cast<char>(cp);
-  } else if (cp < 0x800) {
-    out += static_cast<char>(0xC0 | (cp >> 6));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  } else if (cp < 0x10000) {
-    out += static_cast<char>(0xE0 | (cp >> 12));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  } else {
-    out += static_cast<char>(0xF0 | (cp >> 18));
-    out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  }
-}
 
 // UTF-16 after its byte order mark; an unpaired surrogate becomes U+FFFD, an odd last byte is dropped.
 std::string Utf16ToUtf8(std::string_view bytes, bool big_endian) {
@@ -221,10 +204,10 @@ std::string Utf16ToUtf8(std::string_view bytes, bool big_endian) {
   for (size_t i = 0; i + 1 < bytes.size(); i += 2) {
     uint32_t u = unit(i);
     if (u >= 0xD800 && u < 0xDC00 && i + 3 < bytes.size() && unit(i + 2) >= 0xDC00 && unit(i + 2) < 0xE000) {
-      AppendUtf8(0x10000 + ((u - 0xD800) << 10) + (unit(i + 2) - 0xDC00), out);
+      AppendUtf8(out, 0x10000 + ((u - 0xD800) << 10) + (unit(i + 2) - 0xDC00));
       i += 2;
     } else {
-      AppendUtf8(u >= 0xD800 && u < 0xE000 ? 0xFFFD : u, out);
+      AppendUtf8(out, u >= 0xD800 && u < 0xE000 ? 0xFFFD : u);
     }
   }
   return out;

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 
+#include "core/text.h"
 #include "probe/paste.h"
 
 namespace cudamatch {
@@ -29,23 +30,6 @@ bool LooksUtf16Le(std::string_view b) {
   return even_nonzero * 2 > n / 2;
 }
 
-void AppendUtf8(std::string& out, uint32_t cp) {
-  if (cp < 0x80) {
-    out += static_cast<char>(cp);
-  } else if (cp < 0x800) {
-    out += static_cast<char>(0xC0 | (cp >> 6));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  } else if (cp < 0x10000) {
-    out += static_cast<char>(0xE0 | (cp >> 12));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  } else {
-    out += static_cast<char>(0xF0 | (cp >> 18));
-    out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  }
-}
 
 // The next code point of UTF-8 text at `i` (advanced past it); an invalid sequence is one
 // U+FFFD per byte.
