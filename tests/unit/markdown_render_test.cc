@@ -31,7 +31,8 @@ std::string Dir(const std::string& m) { return SourceDir() + "/tests/fixtures/ma
 
 std::vector<std::string> EnvOf(const Machine& m) {
   std::vector<std::string> env;
-  for (std::string_view line : Lines(testing::ReadSource("tests/fixtures/machines/" + m.name + "/env"))) {
+  const std::string text = testing::ReadSource("tests/fixtures/machines/" + m.name + "/env");
+  for (std::string_view line : Lines(text)) {
     if (!line.empty() && line.front() != '#') env.emplace_back(line);
   }
   env.insert(env.end(), m.extra_env.begin(), m.extra_env.end());

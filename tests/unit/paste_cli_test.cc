@@ -14,6 +14,19 @@
 #include <sys/wait.h>
 #endif
 
+// The sanitizer runtime of an instrumented build reads /proc/self (cmdline, environ, maps) itself.
+#if defined(__SANITIZE_ADDRESS__)
+constexpr bool kSanitized = true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+constexpr bool kSanitized = true;
+#else
+constexpr bool kSanitized = false;
+#endif
+#else
+constexpr bool kSanitized = false;
+#endif
+
 namespace cudamatch {
 namespace {
 
@@ -177,6 +190,7 @@ TEST(PasteCli, TraceShowsOnlyThePasteIsRead) {
       ++paste_opens;
       continue;
     }
+    if (kSanitized && l.find("\"/proc/self/") != std::string::npos) continue;
     if (l.find("\"" + cache) != std::string::npos || l.find("<" + cache) != std::string::npos) {
       EXPECT_EQ(l.find("O_CREAT"), std::string::npos) << "nothing is written to the cache: " << l;
       EXPECT_EQ(l.find("O_WRONLY"), std::string::npos) << "nothing is written to the cache: " << l;
