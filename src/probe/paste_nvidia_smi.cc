@@ -206,7 +206,7 @@ void TableLine(FactList& facts, int number, std::string_view bare, bool& open, s
     facts.Block(number);
     AddFailure(facts, number, bare);
     open = false;
-  } else if (StartsWith(bare, "NVML library version:")) {  // printed after the version mismatch
+  } else if (facts.Started() && StartsWith(bare, "NVML library version:")) {  // after the mismatch
     std::string_view v = Trim(bare.substr(bare.find(':') + 1));
     if (!v.empty()) facts.Add(K::kDriverVersion, number, "", v);
   } else if (open && EndsTable(bare)) {

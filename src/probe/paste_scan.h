@@ -36,6 +36,7 @@ class FactList {
   void Block(int line);  // a kFormat fact: a block of the reader's format starts here
   void Add(PasteFactKind kind, int line, std::string_view name, std::string_view value,
            std::string_view extra = "");
+  bool Started() const { return !facts_.empty(); }  // a block was found before
   std::vector<PasteFact> Take() { return std::move(facts_); }
 
  private:

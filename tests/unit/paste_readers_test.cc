@@ -1054,3 +1054,15 @@ TEST(PasteReadersHostile, OneLineOfAMegabyte) {
 
 }  // namespace
 }  // namespace cudamatch
+
+namespace cudamatch {
+namespace {
+
+// The NVML line belongs to nvidia-smi's mismatch message: alone, before any nvidia-smi block, it
+// is no fact (a fact never comes before its block's format fact; found by fuzz_paste_readers).
+TEST(PasteReadersNvidiaSmi, AnNvmlLineBeforeAnyBlockIsNoFact) {
+  EXPECT_TRUE(ReadNvidiaSmi(Paste("NVML library version: 535.183\n")).empty());
+}
+
+}  // namespace
+}  // namespace cudamatch
