@@ -8,12 +8,6 @@ namespace cudamatch {
 
 namespace {
 
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
-  return out;
-}
-
 // PEP 503 names: runs of "-", "_", "." are one "-", lower case.
 std::string NormalizeName(std::string_view name) {
   std::string out;
@@ -120,7 +114,7 @@ std::optional<std::string> Attribute(std::string_view tag, std::string_view name
 //      torch-2.5.1+cu124-cp312-cp312-linux_x86_64.whl</a><br/>
 //   </body></html>
 Result<std::vector<IndexFile>> ParseSimpleHtml(std::string_view html, std::string_view page_url) {
-  std::string lower = Lower(html.substr(0, 4096));
+  std::string lower = ToLower(html.substr(0, 4096));
   if (lower.find("<html") == std::string::npos && lower.find("<!doctype html") == std::string::npos &&
       lower.find("<a ") == std::string::npos) {
     return Err("not an HTML page (no <html> or anchors)");

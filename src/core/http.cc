@@ -6,23 +6,13 @@
 
 namespace cudamatch {
 
-namespace {
-
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
-  return out;
-}
-
-}  // namespace
-
 // "https://download.pytorch.org:443/whl/cu124/torch/" -> {https, download.pytorch.org, 443,
 // /whl/cu124/torch/}
 std::optional<UrlParts> ParseUrl(std::string_view url) {
   size_t colon = url.find("://");
   if (colon == std::string_view::npos) return std::nullopt;
   UrlParts u;
-  u.scheme = Lower(url.substr(0, colon));
+  u.scheme = ToLower(url.substr(0, colon));
   if (u.scheme != "http" && u.scheme != "https") return std::nullopt;
   std::string_view rest = url.substr(colon + 3);
   size_t slash = rest.find_first_of("/?#");
@@ -37,7 +27,7 @@ std::optional<UrlParts> ParseUrl(std::string_view url) {
       return std::nullopt;
     }
   }
-  u.host = Lower(authority);
+  u.host = ToLower(authority);
   if (u.host.empty()) return std::nullopt;
   for (char c : u.host) {
     bool ok = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '.' || c == '-';
@@ -63,11 +53,11 @@ std::string RedirectRefusal(std::string_view from, std::string_view location, co
     target = base->scheme + "://" + base->host + (base->port.empty() ? "" : ":" + base->port) + target;
   } else if (target.find("://") == std::string::npos) {
     size_t colon = target.find(':');
-    if (colon != std::string::npos && target.find('/') > colon) return "a redirect to " + Lower(target.substr(0, colon)) + ":";
+    if (colon != std::string::npos && target.find('/') > colon) return "a redirect to " + ToLower(target.substr(0, colon)) + ":";
     return "a redirect to a relative location " + Quote(location);
   }
   size_t colon = target.find("://");
-  std::string scheme = Lower(target.substr(0, colon));
+  std::string scheme = ToLower(target.substr(0, colon));
   if (scheme != "https" && scheme != "http") return "a redirect to " + scheme + "://";
   if (std::string why = UrlRefusal(target, limits); !why.empty()) return "a redirect to " + target + ": " + why;
   auto to = ParseUrl(target);
@@ -81,7 +71,7 @@ std::string MediaType(std::string_view content_type) {
   std::string_view t = content_type.substr(0, content_type.find(';'));
   while (!t.empty() && (t.back() == ' ' || t.back() == '\t')) t.remove_suffix(1);
   while (!t.empty() && (t.front() == ' ' || t.front() == '\t')) t.remove_prefix(1);
-  return Lower(t);
+  return ToLower(t);
 }
 
 Result<HttpResponse> GetFollowingRedirects(const std::string& url, const HttpLimits& limits, const HttpOnce& once) {
