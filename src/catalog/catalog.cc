@@ -270,8 +270,31 @@ Result<Catalog> ParseCatalog(const std::vector<CatalogFile>& files) {
   return c;
 }
 
+namespace {
+
+// "8.6", the form of every entry the catalog writes, read without the general parser (which also
+// takes "sm_86", "8.6a" and spaces); nullopt for anything else, which that parser then reads.
+std::optional<ComputeCapability> PlainCapability(std::string_view s) {
+  size_t dot = s.find('.');
+  if (dot == 0 || dot > 2 || s.size() != dot + 2) return std::nullopt;
+  int major = 0;
+  for (char ch : s.substr(0, dot)) {
+    if (ch < '0' || ch > '9') return std::nullopt;
+    major = major * 10 + (ch - '0');
+  }
+  char minor = s[dot + 1];
+  if (major == 0 || minor < '0' || minor > '9') return std::nullopt;
+  ComputeCapability cc;
+  cc.major = major;
+  cc.minor = minor - '0';
+  return cc;
+}
+
+}  // namespace
+
 Result<ArchList> ParseArchList(std::string_view text) {
   ArchList out;
+  out.reserve(static_cast<size_t>(std::count(text.begin(), text.end(), ';')) + 1);
   std::optional<Error> error;
   ForEachItem(text, [&](std::string_view item) {
     if (error) return;  // the first bad entry is the answer; the rest is not parsed
@@ -280,6 +303,11 @@ Result<ArchList> ParseArchList(std::string_view text) {
     if (EndsWith(s, "+PTX")) {
       e.ptx = true;
       s.remove_suffix(4);
+    }
+    if (auto plain = PlainCapability(s)) {
+      e.cc = *plain;
+      out.push_back(e);
+      return;
     }
     auto cc = ComputeCapability::Parse(s);
     if (!cc) {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -14,9 +15,12 @@
 
 namespace cudamatch::catalog_internal {
 
+// What one table's parse has already read: the previous row's version, and each arch list text
+// (rows of one variant repeat theirs release after release). Views into the table's text.
 struct VersionCache {
   std::string_view text;
   Pep440 value;
+  std::map<std::string_view, ArchList> arch_lists;
 };
 
 class RowReader {
@@ -45,6 +49,17 @@ class RowReader {
     Pep440 v = Req<Pep440>(col);
     if (cache_ != nullptr && !error_) *cache_ = VersionCache{row_.cells[col], v};
     return v;
+  }
+
+  // ParseArchList of a column whose lists repeat: each distinct text is parsed once per table.
+  Result<ArchList> ArchListCached(int col) {
+    std::string_view cell = row_.cells[col];
+    if (cache_ != nullptr) {
+      if (auto it = cache_->arch_lists.find(cell); it != cache_->arch_lists.end()) return it->second;
+    }
+    Result<ArchList> list = ParseArchList(cell);
+    if (list && cache_ != nullptr) cache_->arch_lists.emplace(cell, *list);
+    return list;
   }
 
   template <typename T>

@@ -87,7 +87,7 @@ void AddTorchSpecs(std::vector<TableSpec>& specs) {
                        r.Fail(3, "malformed cuDNN version " + Quote(v.cudnn));
                      }
                      if (!r.Str(4).empty()) {
-                       auto list = ParseArchList(r.Str(4));
+                       auto list = r.ArchListCached(4);
                        if (list) v.arch_list = std::move(*list);
                        else r.Fail(4, list.error());
                      }

@@ -1,7 +1,7 @@
 #include "catalog/tsv.h"
 
 #include <algorithm>
-#include <cctype>
+#include <cstring>
 
 #include "core/text.h"
 
@@ -14,9 +14,10 @@ Error CellError(const TsvTable& table, const TsvRow& row, int column, std::strin
 
 namespace {
 
-bool EdgeSpace(std::string_view c) {
-  return !c.empty() && (std::isspace(static_cast<unsigned char>(c.front())) || std::isspace(static_cast<unsigned char>(c.back())));
-}
+// std::isspace in the "C" locale, without a call per character.
+bool Space(char ch) { return ch == ' ' || (ch >= '\t' && ch <= '\r'); }
+
+bool EdgeSpace(std::string_view c) { return !c.empty() && (Space(c.front()) || Space(c.back())); }
 
 Error At(const std::string& file, int line, size_t column, const std::string& message) {
   return Err(file + ":" + std::to_string(line) + ":" + std::to_string(column) + ": " + message);
@@ -35,7 +36,8 @@ Result<TsvTable> ParseTsv(std::string_view file, std::string_view text,
   cells.reserve(columns);
   std::vector<std::pair<int, size_t>> row_starts;  // line, offset into table.cells
   // Sized once: the vectors never grow (and copy) while the rows are read.
-  size_t lines = static_cast<size_t>(std::count(text.begin(), text.end(), '\n')) + 1;
+  size_t lines = 1;  // memchr rather than std::count: one byte at a time costs more than the rest of the parse
+  for (const char* p = text.data(); (p = static_cast<const char*>(std::memchr(p, '\n', text.data() + text.size() - p))) != nullptr; ++p) ++lines;
   table.cells.reserve(lines * columns);
   row_starts.reserve(lines);
   while (!text.empty()) {

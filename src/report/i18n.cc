@@ -43,25 +43,51 @@ std::string Unescape(std::string_view text) {
   return out;
 }
 
-// Id and text of each message, sorted by id; views into EmbeddedMessages(lang), which lives on.
+// Id and text of each message, sorted by id (for an id given twice, its first entry first).
 using Table = std::vector<std::pair<std::string_view, std::string_view>>;
 
-Table BuildTable(Lang lang) {
-  const std::vector<MessageEntry>& entries = EmbeddedMessages(lang);
+// The embedded catalog of `file`, as ParseMessages reads it, without copying: ids and texts are
+// views into the embedded text; only a text with an escape is unescaped, into `unescaped`, which
+// lives as long as the table. A catalog with a malformed line gives no table (ParseMessages and
+// the message tests say where).
+Table BuildTable(std::string_view file, std::vector<std::string>& unescaped) {
+  std::string_view text;
+  for (size_t i = 0; i < kEmbeddedMessagesCount; ++i) {
+    if (kEmbeddedMessages[i].name == file) text = kEmbeddedMessages[i].text;
+  }
   Table table;
-  table.reserve(entries.size());
-  for (const MessageEntry& e : entries) table.emplace_back(e.id, e.text);
-  std::stable_sort(table.begin(), table.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  table.reserve(text.size() / 64);  // about one message per 64 bytes (reading every byte to count costs more)
+  std::vector<size_t> escaped;  // rows whose text is in `unescaped`
+  while (!text.empty()) {
+    size_t nl = text.find('\n');
+    std::string_view line = text.substr(0, nl);
+    text.remove_prefix(nl == std::string_view::npos ? text.size() : nl + 1);
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    if (Trim(line).empty() || line.front() == '#') continue;
+    size_t tab = line.find('\t');
+    if (tab == std::string_view::npos || tab == 0) return {};
+    std::string_view body = line.substr(tab + 1);
+    if (body.find('\\') != std::string_view::npos) {
+      escaped.push_back(table.size());
+      unescaped.push_back(Unescape(body));
+    }
+    table.emplace_back(line.substr(0, tab), body);
+  }
+  for (size_t i = 0; i < escaped.size(); ++i) table[escaped[i]].second = unescaped[i];
+  auto by_id = [](const auto& a, const auto& b) { return a.first < b.first; };
+  if (!std::is_sorted(table.begin(), table.end(), by_id)) std::stable_sort(table.begin(), table.end(), by_id);
   return table;
 }
 
 // Only the language asked for is read.
 const Table& TableFor(Lang lang) {
   if (lang == Lang::kZh) {
-    static const Table zh = BuildTable(Lang::kZh);
+    static std::vector<std::string> storage;
+    static const Table zh = BuildTable("zh.tsv", storage);
     return zh;
   }
-  static const Table en = BuildTable(Lang::kEn);
+  static std::vector<std::string> storage;
+  static const Table en = BuildTable("en.tsv", storage);
   return en;
 }
 
