@@ -52,7 +52,7 @@ TEST(WslWindowsDriver, TheWslFixtureSaysTheGpuIsTheWindowsDrivers) {
   for (Lang lang : {Lang::kEn, Lang::kZh}) {
     std::string text = RenderFinding(*f, TextOptions{lang, Style{}, true});
     EXPECT_NE(text.find("/usr/lib/wsl/lib/libcuda.so.1"), std::string::npos) << text;
-    EXPECT_NE(text.find("apt install nvidia-driver"), std::string::npos) << text;  // what not to do, named
+    EXPECT_NE(text.find("nvidia-driver-*"), std::string::npos) << text;  // what not to do, named
   }
 }
 
