@@ -6,6 +6,7 @@
 
 #include "catalog/query.h"
 #include "core/text.h"
+#include "probe/wsl.h"
 
 namespace cudamatch {
 
@@ -103,7 +104,7 @@ void DeriveDriverCuda(const Catalog& c, Snapshot& snap) {
   DriverInfo& d = snap.driver;
   std::optional<DriverVersion> version = d.version();
   if (d.cuda || !version) return;
-  bool windows = snap.platform.os == Os::kWindows;
+  bool windows = DriverOs(snap) == Os::kWindows;  // under WSL 2 too: the driver is Windows'
   DriverCuda served = MaxCudaForDriver(c, *version, windows ? Os::kWindows : Os::kLinux);
   if (!served.cuda || (!windows && !served.from_branch_table)) return;
   if (served.from_branch_table) {

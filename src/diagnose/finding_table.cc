@@ -40,6 +40,9 @@ void CheckPipMirror(const Snapshot& s, const Catalog& c, const PlanQuery& plans,
 void CheckPipOtherPython(const Snapshot& s, const Catalog& c, const PlanQuery& plans, std::vector<Finding>& out);
 void CheckPaste(const Snapshot& s, const Catalog& c, const PlanQuery& plans, std::vector<Finding>& out);
 void CheckToolkitPathVsCudaPath(const Snapshot& s, const Catalog& c, const PlanQuery& plans, std::vector<Finding>& out);
+void CheckContainerCapabilities(const Snapshot& s, const Catalog& c, const PlanQuery& plans, std::vector<Finding>& out);
+void CheckContainerCudaRequirement(const Snapshot& s, const Catalog& c, const PlanQuery& plans, std::vector<Finding>& out);
+void CheckContainerForwardCompat(const Snapshot& s, const Catalog& c, const PlanQuery& plans, std::vector<Finding>& out);
 
 namespace {
 
@@ -96,6 +99,10 @@ const std::vector<FindingDecl>& FindingTable() {
       {"paste.truncated", I, CheckPaste, kMachine},
       {"paste.driver_unreachable", E, CheckPaste, kMachine},
       {"paste.driver_version_mismatch", E, CheckPaste, kMachine},
+      {"container.no_compute_capability", E, CheckContainerCapabilities, kMachine},
+      {"container.cuda_requirement", E, CheckContainerCudaRequirement, kMachine},
+      {"container.cuda_minor_compat", W, CheckContainerCudaRequirement, kMachine},
+      {"container.forward_compat_unsupported", E, CheckContainerForwardCompat, kMachine},
   };
   return kTable;
 }

@@ -4,6 +4,7 @@
 #include "core/text.h"
 #include "diagnose/rule_fns.h"
 #include "diagnose/summary.h"
+#include "probe/wsl.h"
 
 namespace cudamatch {
 
@@ -25,7 +26,7 @@ void CheckTorchDriver(const Snapshot& s, const Catalog& c, const PlanQuery&, std
   if (!d.version() && !d.cuda) return;
   ForEachTorch(s, [&](const PythonEnv& env, const PackageInfo& torch) {
     if (!torch.cuda || torch.hip) return;
-    Os os = s.platform.os;
+    Os os = DriverOs(s);  // under WSL 2 the Windows driver's minimums
     DriverFit fit = d.version() ? FitDriver(c, *d.version(), *torch.cuda, os)
                                 : FitDriverCuda(c, *d.cuda, std::nullopt, *torch.cuda, os);
     if (fit != DriverFit::kTooOld && fit != DriverFit::kMinorCompat) return;

@@ -2,10 +2,12 @@
 //   kernel module: /proc/driver/nvidia/version (version and open/proprietary flavour), then
 //                  /sys/module/nvidia/version
 //   platform:      /proc/version (WSL), /dev/dxg, /.dockerenv, /run/.containerenv, /proc/1/cgroup,
-//                  /dev/nvidiactl and /dev/nvidia<N>, CUDA_VISIBLE_DEVICES, NVIDIA_VISIBLE_DEVICES
+//                  /dev/nvidiactl and /dev/nvidia<N>, CUDA_VISIBLE_DEVICES, NVIDIA_VISIBLE_DEVICES,
+//                  NVIDIA_DRIVER_CAPABILITIES, NVIDIA_REQUIRE_CUDA
 //   user space:    NVML nvmlSystemGetDriverVersion (only with the kernel module loaded, or WSL),
 //                  then the real file names of libcuda.so.* / libnvidia-ml.so.* in the library
-//                  directories
+//                  directories; under WSL 2 then the Windows driver's DLLs in the driver store
+//                  (probe/wsl.cc)
 //   driver's CUDA: NVML nvmlSystemGetCudaDriverVersion_v2, then libcuda cuDriverGetVersion (needs
 //                  no kernel module); derive/ fills it from the catalog's driver-branch table when
 //                  neither said it. The catalog is read here only to reject a value no driver of
@@ -85,6 +87,8 @@ void ProbePlatform(const ProbeInput& in, DriverInfo& d, Trail& trail) {
   trail.Found("/dev", d.device_node_paths.empty() ? "no NVIDIA device nodes" : Join(d.device_node_paths, " "));
   if (in.HasEnv("CUDA_VISIBLE_DEVICES")) d.cuda_visible_devices = in.Env("CUDA_VISIBLE_DEVICES");
   if (in.HasEnv("NVIDIA_VISIBLE_DEVICES")) d.nvidia_visible_devices = in.Env("NVIDIA_VISIBLE_DEVICES");
+  if (in.HasEnv("NVIDIA_DRIVER_CAPABILITIES")) d.nvidia_driver_capabilities = in.Env("NVIDIA_DRIVER_CAPABILITIES");
+  if (in.HasEnv("NVIDIA_REQUIRE_CUDA")) d.nvidia_require_cuda = in.Env("NVIDIA_REQUIRE_CUDA");
 }
 
 // The driver version a soname link finally points at: libcuda.so.1 -> libcuda.so.550.54.14.
@@ -249,6 +253,7 @@ void ProbeDriver(const ProbeInput& in, Snapshot& snap) {
   ProbePlatform(in, d, trail);
   ProbeLibraries(in, d, trail);
   ProbeNvml(in, snap, trail);
+  if (d.wsl && !d.userspace_version) ProbeWslDriverStore(in, d, trail);
   if (AsksLibcuda(in, d)) in.cuda->Start();
   ProbeForwardCompat(in, d);
 }

@@ -20,6 +20,8 @@
 
 namespace cudamatch {
 
+class Trail;  // probe/context.h
+
 // FileVersion of VS_FIXEDFILEINFO: 32.0.15.6636 -> {32, 0, 15, 6636}.
 struct PeFileVersion {
   std::array<uint16_t, 4> parts{};
@@ -35,5 +37,9 @@ Result<PeFileVersion> ReadPeFileVersion(const RandomAccessFile& file);
 // NVIDIA's Windows driver version from a driver DLL's file version: the last five digits of the
 // third and fourth fields, 32.0.15.6636 -> "566.36" (nvidia-smi prints the same number).
 std::optional<DriverVersion> WindowsDriverFromFileVersion(const PeFileVersion& v);
+
+// The NVIDIA driver version of a driver DLL (nvcuda.dll, nvcuda64.dll, nvml.dll) from its version
+// resource; the attempt and its outcome are recorded in the trail.
+std::optional<DriverVersion> DllDriverVersion(const Fs& fs, const std::string& path, Trail& trail);
 
 }  // namespace cudamatch

@@ -132,6 +132,9 @@ struct DriverInfo {
   std::vector<std::string> device_node_paths;
   std::optional<std::string> cuda_visible_devices;
   std::optional<std::string> nvidia_visible_devices;
+  // The NVIDIA Container Toolkit's other variables, as the process environment has them.
+  std::optional<std::string> nvidia_driver_capabilities;  // "compute,utility"
+  std::optional<std::string> nvidia_require_cuda;         // "cuda>=12.4 brand=tesla,driver>=470,driver<471 ..."
   std::vector<ForwardCompat> forward_compat;
   std::vector<LibraryFault> library_faults;
 

@@ -30,7 +30,8 @@ void NoteUnreadHives(const Fs& fs, Snapshot& snap, Trail& trail) {
   }
 }
 
-// A driver DLL's version, recorded.
+}  // namespace
+
 std::optional<DriverVersion> DllDriverVersion(const Fs& fs, const std::string& path, Trail& trail) {
   auto file = fs.Open(path);
   if (!file) {
@@ -50,6 +51,8 @@ std::optional<DriverVersion> DllDriverVersion(const Fs& fs, const std::string& p
   trail.Found(path, "file version " + fv->ToString() + " = driver " + driver->text);
   return driver;
 }
+
+namespace {
 
 // Names that differ only in case are one file to Windows; an image taken from a case-sensitive
 // filesystem can hold several. Each one not read is reported, with why `chosen` was.

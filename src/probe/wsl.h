@@ -1,12 +1,24 @@
-// How the driver probe marks WSL 2 in the evidence trail: the one spelling the probe writes and
-// the WSL rule looks for.
+// WSL 2: how the driver probe marks it in the evidence trail (the one spelling the probe writes
+// and the WSL rule looks for), the Windows driver store WSL mounts, and the system whose driver
+// tables apply to the driver a snapshot found.
 #pragma once
 
 #include <string_view>
+
+#include "probe/context.h"
 
 namespace cudamatch {
 
 inline constexpr std::string_view kWslKernelSource = "/proc/version";
 inline constexpr std::string_view kWslKernelDetail = "WSL kernel";
+// C:\Windows\System32\DriverStore\FileRepository as WSL mounts it (read-only).
+inline constexpr std::string_view kWslDriverStore = "/usr/lib/wsl/drivers";
+
+// The Windows driver's version from its DLLs in the driver store under kWslDriverStore; sets
+// the user-space version and its source when a package's DLL has one. Reads files only.
+void ProbeWslDriverStore(const ProbeInput& in, DriverInfo& d, Trail& trail);
+
+// Under WSL 2 the driver is the Windows one: its version numbers and minimums are Windows'.
+inline Os DriverOs(const Snapshot& s) { return s.driver.wsl ? Os::kWindows : s.platform.os; }
 
 }  // namespace cudamatch
