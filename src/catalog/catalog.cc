@@ -172,6 +172,7 @@ std::vector<TableSpec> Specs() {
                      m.prov = r.Prov(5, 6);
                      return Done(r, c.mirrors, std::move(m));
                    }});
+  AddExtensionSpecs(specs);
   return specs;
 }
 
@@ -190,7 +191,9 @@ void DeferTables(std::vector<TableSpec>& specs) {
       {"gpu_architectures.tsv", DeferTable(&Catalog::architectures)},
       {"cudnn.tsv", DeferTable(&Catalog::cudnn)},
       {"host_compilers.tsv", DeferTable(&Catalog::host_compilers)},
-      {"mirrors.tsv", DeferTable(&Catalog::mirrors)}};
+      {"mirrors.tsv", DeferTable(&Catalog::mirrors)},
+      {"extensions.tsv", DeferTable(&Catalog::extensions)},
+      {"extension_wheels.tsv", DeferTable(&Catalog::extension_wheels)}};
   for (TableSpec& spec : specs) {
     if (auto it = deferred.find(spec.file); it != deferred.end()) spec.defer = it->second;
   }

@@ -159,6 +159,41 @@ struct Mirror {
   Provenance prov;
 };
 
+// A release of a package built against torch (extensions.tsv).
+struct ExtensionRelease {
+  std::string_view package;  // "xformers"
+  Pep440 version;
+  std::string_view released;  // "2024-07" or ""
+  // What its wheels require of torch: an exact pin (==2.3.1), a range, or none at all.
+  enum class TorchNeed { kUnknown, kAny, kSpecifier } need = TorchNeed::kUnknown;
+  std::optional<SpecifierSet> torch;  // with kSpecifier
+  Provenance prov;
+};
+
+// Where a prebuilt wheel of an extension is published.
+enum class WheelLocation { kPypi, kPytorchIndex, kGithubRelease, kVendorIndex };
+// How a wheel's CUDA list meets torch's CUDA: the same minor (or a listed "12.x"), or the
+// highest listed minor at or below it of the same major.
+enum class CudaMatch { kExact, kFloor };
+// The C++ ABI a wheel was built with (flash-attn's "cxx11abiTRUE" / "cxx11abiFALSE").
+enum class CxxAbi { kUnknown, kCxx11, kPreCxx11 };
+
+// One published wheel (or one wheel name pattern) of an extension release
+// (extension_wheels.tsv).
+struct ExtensionWheel {
+  std::string_view package;
+  Pep440 version;
+  std::string_view platform;  // "linux-x86_64"
+  WheelLocation location = WheelLocation::kPypi;
+  std::vector<std::string> cuda;  // "12.1", or "12.x" for every minor of 12
+  CudaMatch match = CudaMatch::kExact;
+  // The torch builds it was made for: "2.3.1" (a release) or "2.6" (a line); empty = any.
+  std::vector<std::string> torch;
+  CxxAbi abi = CxxAbi::kUnknown;
+  std::string_view url;  // index URL, or an asset pattern with {torch} / {python}
+  Provenance prov;
+};
+
 struct TableInfo {
   std::string file;
   size_t rows = 0;
@@ -242,6 +277,8 @@ struct Catalog {
   Table<CudnnRelease> cudnn;
   Table<HostCompiler> host_compilers;
   Table<Mirror> mirrors;
+  Table<ExtensionRelease> extensions;
+  Table<ExtensionWheel> extension_wheels;
 };
 
 struct CatalogFile {

@@ -5,6 +5,7 @@
 #include <tuple>
 #include <unordered_set>
 
+#include "catalog/extensions.h"
 #include "core/text.h"
 
 namespace cudamatch {
@@ -129,6 +130,8 @@ std::optional<Error> CheckOrder(const Catalog& c) {
   first(CheckSorted("cudnn.tsv", c.cudnn, [](const CudnnRelease& a, const CudnnRelease& b) { return a.first < b.first; }));
   first(CheckSorted("host_compilers.tsv", c.host_compilers, [](const HostCompiler& a, const HostCompiler& b) { return a.cuda < b.cuda; }));
   first(CheckSorted("mirrors.tsv", c.mirrors, [](const Mirror& a, const Mirror& b) { return a.name < b.name; }));
+  first(CheckSorted("extensions.tsv", c.extensions, ExtensionReleaseLess));
+  first(CheckSorted("extension_wheels.tsv", c.extension_wheels, ExtensionWheelLess));
   return e;
 }
 
@@ -152,7 +155,9 @@ std::optional<Error> CheckAllSources(const Catalog& c) {
                  CheckSources("gpu_architectures.tsv", c.architectures, ids),
                  CheckSources("cudnn.tsv", c.cudnn, ids),
                  CheckSources("host_compilers.tsv", c.host_compilers, ids),
-                 CheckSources("mirrors.tsv", c.mirrors, ids)}) {
+                 CheckSources("mirrors.tsv", c.mirrors, ids),
+                 CheckSources("extensions.tsv", c.extensions, ids),
+                 CheckSources("extension_wheels.tsv", c.extension_wheels, ids)}) {
     if (e) return e;
   }
   return std::nullopt;

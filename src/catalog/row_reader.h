@@ -151,5 +151,7 @@ std::optional<Error> Done(RowReader& r, Table<T>& rows, T row) {
 
 // The torch tables: torch_releases.tsv, torch_variants.tsv, companions.tsv.
 void AddTorchSpecs(std::vector<TableSpec>& specs);
+// The extension tables: extensions.tsv, extension_wheels.tsv.
+void AddExtensionSpecs(std::vector<TableSpec>& specs);
 
 }  // namespace cudamatch::catalog_internal

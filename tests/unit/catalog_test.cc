@@ -7,6 +7,7 @@
 #include <set>
 
 #include "catalog/checks.h"
+#include "catalog/extensions.h"
 #include "catalog/query.h"
 #include "catalog/tsv.h"
 #include "core/embedded.h"
@@ -73,6 +74,13 @@ TEST(Catalog, RowsAreSortedAndUnique) {
   ExpectStrictlyIncreasing(c.cudnn, [](const auto& r) { return r.first; }, "cudnn");
   ExpectStrictlyIncreasing(c.host_compilers, [](const auto& r) { return r.cuda; }, "host_compilers");
   ExpectStrictlyIncreasing(c.mirrors, [](const auto& r) { return r.name; }, "mirrors");
+  for (size_t i = 1; i < c.extensions.size(); ++i) {
+    EXPECT_TRUE(ExtensionReleaseLess(c.extensions[i - 1], c.extensions[i])) << "extensions line " << c.extensions[i].prov.line;
+  }
+  for (size_t i = 1; i < c.extension_wheels.size(); ++i) {
+    EXPECT_TRUE(ExtensionWheelLess(c.extension_wheels[i - 1], c.extension_wheels[i]))
+        << "extension_wheels line " << c.extension_wheels[i].prov.line;
+  }
 }
 
 template <typename T>
@@ -109,6 +117,8 @@ TEST(Catalog, EveryRowCarriesAResolvableSource) {
   ExpectSourced(c.cudnn, ids, "cudnn");
   ExpectSourced(c.host_compilers, ids, "host_compilers");
   ExpectSourced(c.mirrors, ids, "mirrors");
+  ExpectSourced(c.extensions, ids, "extensions");
+  ExpectSourced(c.extension_wheels, ids, "extension_wheels");
 }
 
 TEST(Catalog, EveryVariantBelongsToAKnownRelease) {
