@@ -25,6 +25,7 @@ namespace {
 
 constexpr int kMaxSymlinkHops = 40;  // as the kernel (MAXSYMLINKS)
 constexpr size_t kMaxDepth = 256;    // directories deep, in one walk
+constexpr int kOpenat2Retries = 4;   // tries of openat2 that a concurrent rename made fail
 
 FileType TypeOf(mode_t mode) {
   if (S_ISREG(mode)) return FileType::kRegular;
@@ -296,9 +297,20 @@ class RealFs : public Fs {
       open_how how{};
       how.flags = static_cast<uint64_t>(flags | O_CLOEXEC);
       how.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS;
-      long fd = syscall(SYS_openat2, root_fd_, rel.c_str(), &how, sizeof(how));
-      if (fd >= 0 || (errno != ENOSYS && errno != EPERM)) return static_cast<int>(fd);
-      have_openat2_ = false;
+      // EAGAIN: a rename or mount anywhere on the system raced a ".." of this path and the
+      // kernel could not prove it stayed inside; a retry usually succeeds, and after a few the
+      // walk below (which needs no such proof) answers this one path.
+      bool raced = false;
+      for (int attempt = 0; attempt < kOpenat2Retries; ++attempt) {
+        long fd = syscall(SYS_openat2, root_fd_, rel.c_str(), &how, sizeof(how));
+        if (fd >= 0) return static_cast<int>(fd);
+        raced = errno == EAGAIN;
+        if (!raced) break;
+      }
+      if (!raced) {
+        if (errno != ENOSYS && errno != EPERM) return -1;
+        have_openat2_ = false;
+      }
     }
     auto end = Walk(path, true);
     if (!end) return -1;

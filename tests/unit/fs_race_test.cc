@@ -1,5 +1,6 @@
 // The file layer checks a file's type on the descriptor it reads: a FIFO swapped in for a regular
-// file between the check and the read is never opened for reading.
+// file between the check and the read is never opened for reading. Renames elsewhere on the
+// machine (which make openat2 refuse a ".." it cannot prove safe) never make a read fail.
 #include <gtest/gtest.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -77,6 +78,40 @@ TEST(RealFsRace, FifoIsRefusedWithoutBeingOpened) {
   EXPECT_FALSE(fs->Open("/etc/os-release").ok());
   EXPECT_EQ(CountOpens(watch), 0);
   close(watch);
+}
+
+// openat2(RESOLVE_IN_ROOT) answers EAGAIN for a path with ".." whenever any rename on the system
+// raced its resolution (other programs, parallel tests, the cache's atomic writes). Such a read
+// is retried, or walked, and never reported as missing.
+TEST(RealFsRace, RenamesElsewhereNeverFailAReadThroughDotDot) {
+  TempDir t;
+  t.Write("etc/inside", "inside");
+  t.Symlink("../../../../etc", "a/b/up");
+  std::string from = t.Write("busy/one", "x");
+  std::string to = t.path() + "/busy/two";
+  auto fs = testing::MakeTestFs(t.path());
+  std::atomic<bool> stop{false};
+  std::atomic<long> renames{0};
+  std::thread renamer([&] {
+    while (!stop) {
+      if (rename(from.c_str(), to.c_str()) == 0) ++renames;
+      if (rename(to.c_str(), from.c_str()) == 0) ++renames;
+    }
+  });
+  int failed = 0;
+  std::string first_error;
+  for (int i = 0; i < 20000; ++i) {
+    auto r = fs->Read("/a/b/up/inside", 100);
+    if (!r) {
+      if (failed++ == 0) first_error = r.error();
+    } else {
+      EXPECT_EQ(*r, "inside");
+    }
+  }
+  stop = true;
+  renamer.join();
+  EXPECT_GT(renames.load(), 0);
+  EXPECT_EQ(failed, 0) << first_error;
 }
 
 }  // namespace
