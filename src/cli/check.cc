@@ -1,6 +1,7 @@
 // cudamatch check torch==1.13.0 torchvision==0.14.0 | -r requirements.txt
 #include "cli/common.h"
 #include "cli/spec_options.h"
+#include "catalog/extensions.h"
 #include "core/fs.h"
 #include "plan/check_require.h"
 #include "report/plan_report.h"
@@ -22,12 +23,14 @@ struct CheckOptions {
 // of at most kRequirementsCap bytes.
 Result<std::string> ReadText(const std::string& path) { return ReadInputFile(path, kRequirementsCap); }
 
-Result<PinSet> ReadPins(const CheckOptions& opt) {
-  if (opt.requirements.empty()) return ParsePinArgs(opt.pins);
+// Pins of torch, its companions and the extensions the catalog lists; other packages are not checked.
+Result<PinSet> ReadPins(const CheckOptions& opt, const Catalog& c) {
+  ExtraPackages extensions = [&c](std::string_view name) { return IsCatalogExtension(c, name); };
+  if (opt.requirements.empty()) return ParsePinArgs(opt.pins, extensions);
   auto text = ReadText(opt.requirements);
   if (!text) return Error{text.error()};
-  PinSet set = ParseRequirements(opt.requirements, *text, ReadText);
-  auto extra = ParsePinArgs(opt.pins);
+  PinSet set = ParseRequirements(opt.requirements, *text, ReadText, extensions);
+  auto extra = ParsePinArgs(opt.pins, extensions);
   if (!extra) return extra;
   set.pins.insert(set.pins.end(), extra->pins.begin(), extra->pins.end());
   return set;
@@ -35,7 +38,7 @@ Result<PinSet> ReadPins(const CheckOptions& opt) {
 
 Output RunCheck(const CheckOptions& opt, Context& ctx) {
   if (opt.pins.empty() && opt.requirements.empty()) return Failed(Tr(ctx.lang, "usage.check_needs_pins"));
-  auto pins = ReadPins(opt);
+  auto pins = ReadPins(opt, ctx.catalog);
   if (!pins) return Failed(pins.error());
   // Nothing to check is no plan for torch: a file without pins (or one misread) is said so.
   if (pins->pins.empty() && !opt.requirements.empty()) {

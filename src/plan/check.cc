@@ -4,6 +4,7 @@
 
 #include "core/fs.h"
 #include "core/text.h"
+#include "plan/check_ext.h"
 #include "plan/check_fix.h"
 #include "plan/companions.h"
 #include "plan/gaps.h"
@@ -111,13 +112,16 @@ bool CompanionsPair(const State& s, const TorchRelease& t) {
   return true;
 }
 
-// The torch release the pins mean: the exact pin's, else the newest the pins allow that pairs
-// with the companion pins, else the newest the pins allow.
+// The torch release the pins mean: the exact pin's; without a torch pin, the one an extension
+// pin requires; else the newest the pins allow that pairs with the companion pins, else the
+// newest the pins allow.
 void ChooseRelease(State& s) {
   if (auto e = ExactOf(s, 0)) {
     s.release = FindTorch(s.c, *e);
     return;
   }
+  if (s.of[0].empty()) s.release = TorchPulledByExtensions(s.c, s.pins);
+  if (s.release) return;
   const TorchRelease* newest = nullptr;
   const TorchRelease* partly = nullptr;  // chosen only when no release the catalog knows whole is allowed
   for (auto it = s.c.torch.rbegin(); it != s.c.torch.rend(); ++it) {
@@ -176,18 +180,29 @@ void CheckCompanion(State& s, int pkg) {
   }
 }
 
+// A companion pinned with another variant's tag than torch's ("torchaudio==2.6.0+cu124" beside
+// "torch==2.6.0+cu126"): it was built against another CUDA build of torch and refuses to import.
+void CheckCompanionLabels(State& s, const std::string& torch_tag) {
+  for (int pkg = 1; pkg < 3; ++pkg) {
+    auto e = ExactOf(s, pkg);
+    if (!e || e->LocalLabel().empty() || !Variant::Parse(e->LocalLabel()) || e->LocalLabel() == torch_tag) continue;
+    std::string fix = std::string(kPackages[pkg]) + "==" + e->Public() + "+" + torch_tag;
+    if (pkg == 1) {
+      s.result.problems.push_back({"check.label_mismatch", {{"torch", torch_tag}, {"vision", e->LocalLabel()}}, {}, fix});
+    } else {
+      s.result.problems.push_back({"check.companion_label", {{"name", kPackages[pkg]}, {"torch", torch_tag}, {"other", e->LocalLabel()}}, {}, fix});
+    }
+  }
+}
+
 // The variant the pins ask for: a "+cu121" tag, else the index URL, else PyPI's default.
 void FindLabel(State& s) {
-  std::vector<std::pair<std::string, std::string>> labels;  // package, tag
-  for (int pkg = 0; pkg < 2; ++pkg) {
-    auto e = ExactOf(s, pkg);
-    if (e && !e->LocalLabel().empty() && Variant::Parse(e->LocalLabel())) labels.push_back({kPackages[pkg], e->LocalLabel()});
-  }
-  if (labels.size() == 2 && labels[0].first == "torch" && labels[0].second != labels[1].second) {
-    s.result.problems.push_back({"check.label_mismatch", {{"torch", labels[0].second}, {"vision", labels[1].second}}, {},
-                                 "torchvision==" + ExactOf(s, 1)->Public() + "+" + labels[0].second});
-  }
-  if (!labels.empty()) s.label = labels[0].second;
+  auto torch = ExactOf(s, 0);
+  bool torch_tagged = torch && !torch->LocalLabel().empty() && Variant::Parse(torch->LocalLabel());
+  if (torch_tagged) CheckCompanionLabels(s, torch->LocalLabel());
+  auto vision = ExactOf(s, 1);
+  if (torch_tagged) s.label = torch->LocalLabel();
+  else if (vision && !vision->LocalLabel().empty() && Variant::Parse(vision->LocalLabel())) s.label = vision->LocalLabel();
   else if (!s.pins.index_url.empty()) s.label = VariantFromIndexUrl(s.pins.index_url);
   for (size_t i = 0; s.label.empty() && i < s.pins.extra_urls.size(); ++i) s.label = VariantFromIndexUrl(s.pins.extra_urls[i]);
 }
@@ -482,6 +497,7 @@ CheckResult CheckPinsWith(const Catalog& c, const MachineSpec& spec, const PinSe
   VerifyCorrected(s);
   OfferPython(s);
   AlignFixes(s.result);
+  CheckExtensionPins(c, spec, pins, s.result);
   return std::move(s.result);
 }
 

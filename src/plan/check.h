@@ -21,6 +21,15 @@ struct Problem {
   std::string fix;
 };
 
+// An exact extension pin ("xformers==0.0.27") and what the catalog says of it (plan/check_ext.h).
+struct ExtensionVerdict {
+  std::string name;          // "xformers"
+  std::string version;       // "0.0.27"
+  bool in_catalog = false;
+  std::string torch;         // what it requires of torch ("==2.3.1", "any"); "" when not known
+  std::string wheel;         // where its prebuilt wheel for the judged torch build is ("pypi"); "" when none or not judged
+};
+
 struct CheckResult {
   std::vector<Problem> problems;
   std::vector<Reason> notes;           // facts that are not problems (a build outside the catalog)
@@ -33,6 +42,7 @@ struct CheckResult {
   // each checked by planning with the change, offered beside the corrected pins.
   std::vector<Reason> alternatives;
   MachineSpec spec;                    // the facts the pins were checked against
+  std::vector<ExtensionVerdict> extensions;
   bool ok() const { return problems.empty(); }
 };
 

@@ -69,7 +69,7 @@ void GroupByFix(CheckResult& r) {
 std::string ProblemPackage(const Problem& p) {
   if (p.id == "check.label_mismatch") return "torchvision";
   if (p.id == "check.pins_conflict" || p.id == "check.paired_missing" ||
-      p.id == "check.unpaired" || p.id == "check.unpaired_set") {
+      p.id == "check.unpaired" || p.id == "check.unpaired_set" || p.id == "check.companion_label") {
     return ArgOf(p, "name");
   }
   return "";

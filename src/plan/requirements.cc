@@ -13,7 +13,9 @@ namespace cudamatch {
 
 namespace {
 
-bool IsTracked(const std::string& name) { return name == "torch" || name == "torchvision" || name == "torchaudio"; }
+bool IsTorchPackage(const std::string& name) { return name == "torch" || name == "torchvision" || name == "torchaudio"; }
+
+bool IsTracked(const std::string& name, const ExtraPackages& extra) { return IsTorchPackage(name) || (extra && extra(name)); }
 
 std::string UrlDecode(std::string_view s) {
   std::string out;
@@ -36,7 +38,7 @@ std::string_view WithoutOptions(std::string_view line) {
 }
 
 // Error text, or the pin.
-Result<Pin> ParsePin(std::string_view text) {
+Result<Pin> ParsePin(std::string_view text, const ExtraPackages& extra) {
   std::string_view req_text = WithoutOptions(Trim(text));
   auto req = ParseRequirement(req_text);
   if (!req) return Err("not a requirement: " + Quote(text));
@@ -48,7 +50,7 @@ Result<Pin> ParsePin(std::string_view text) {
   }
   // Parsed once by ParseRequirement; a wheel URL's version ("@ ...whl") only here.
   bool valid = StartsWith(req->specifier, "@") ? static_cast<bool>(SpecifierSet::Parse(pin.specifier)) : req->spec.has_value();
-  if (IsTracked(pin.name) && !pin.specifier.empty() && !valid) {
+  if (IsTracked(pin.name, extra) && !pin.specifier.empty() && !valid) {
     return Err("malformed version in " + Quote(text));
   }
   return pin;
@@ -62,6 +64,7 @@ constexpr size_t kMaxIncludedFiles = 256;
 
 struct Reader {
   const IncludeReader& read;
+  const ExtraPackages& extra;
   PinSet set;
   std::vector<std::string> stack;  // files being read, for cycle detection
   size_t included = 0;             // files read through -r / -c
@@ -123,12 +126,12 @@ void ParseLine(Reader& r, const std::string& file, int line, std::string_view l)
     Option(r, file, line, l);
     return;
   }
-  auto pin = ParsePin(l);
+  auto pin = ParsePin(l, r.extra);
   if (!pin) {
     r.set.issues.push_back({file, line, std::string(l), "req.unparsed"});
     return;
   }
-  if (!IsTracked(pin->name)) return;
+  if (!IsTracked(pin->name, r.extra)) return;
   if (r.set.pins.size() >= kMaxRequirementPins) {
     if (!std::exchange(r.pins_cut, true)) r.set.issues.push_back({file, line, std::string(l), "req.pins_limit"});
     return;
@@ -172,19 +175,23 @@ std::string WheelVersion(std::string_view url_or_name) {
   return Pep440::Parse(parts[1]) ? parts[1] : "";
 }
 
-Result<PinSet> ParsePinArgs(const std::vector<std::string>& args) {
+Result<PinSet> ParsePinArgs(const std::vector<std::string>& args, const ExtraPackages& extra) {
   PinSet set;
   for (const std::string& a : args) {
-    auto pin = ParsePin(a);
+    auto pin = ParsePin(a, extra);
     if (!pin) return Error{pin.error()};
-    if (!IsTracked(pin->name)) return Err("only torch, torchvision and torchaudio are checked, not " + Quote(a));
+    if (!IsTracked(pin->name, extra)) {
+      return Err(extra ? "only torch, torchvision, torchaudio and the extensions the catalog lists are checked, not " + Quote(a)
+                       : "only torch, torchvision and torchaudio are checked, not " + Quote(a));
+    }
     set.pins.push_back(std::move(*pin));
   }
   return set;
 }
 
-PinSet ParseRequirements(const std::string& file, std::string_view text, const IncludeReader& read) {
-  Reader r{read, {}, {}};
+PinSet ParseRequirements(const std::string& file, std::string_view text, const IncludeReader& read,
+                         const ExtraPackages& extra) {
+  Reader r{read, extra, {}, {}};
   r.bytes = text.size();
   ParseFile(r, file, DecodeRequirementsText(text));
   return std::move(r.set);

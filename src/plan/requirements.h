@@ -37,12 +37,17 @@ struct PinSet {
   std::vector<ParseIssue> issues;
 };
 
-// One requirement per argument: "torch==1.13.0", "torch", "torch>=2.0".
-Result<PinSet> ParsePinArgs(const std::vector<std::string>& args);
+// The packages checked besides torch, torchvision and torchaudio (the catalog's extensions:
+// IsCatalogExtension), by normalised name; empty: none.
+using ExtraPackages = std::function<bool(std::string_view name)>;
+
+// One requirement per argument: "torch==1.13.0", "torch", "torch>=2.0", "xformers==0.0.27".
+Result<PinSet> ParsePinArgs(const std::vector<std::string>& args, const ExtraPackages& extra = {});
 
 // Reads an included file by the path as written (already joined to the including file's folder).
 using IncludeReader = std::function<Result<std::string>(const std::string& path)>;
-PinSet ParseRequirements(const std::string& file, std::string_view text, const IncludeReader& read);
+PinSet ParseRequirements(const std::string& file, std::string_view text, const IncludeReader& read,
+                         const ExtraPackages& extra = {});
 
 // What a requirements file (and each file it includes) may add up to: bytes read in all and
 // pins kept; past either, the rest is skipped with a "req.bytes_limit" / "req.pins_limit" issue.

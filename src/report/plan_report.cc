@@ -234,6 +234,12 @@ Json CheckJson(const CheckResult& r) {
   Json alternatives = Json::array();
   for (const Reason& a : r.alternatives) alternatives.push_back(Json{{"id", a.id}, {"message", ReasonText(a, Lang::kEn)}});
   j["alternatives"] = alternatives;
+  Json extensions = Json::array();
+  for (const ExtensionVerdict& e : r.extensions) {
+    extensions.push_back(Json{{"name", e.name}, {"version", e.version}, {"in_catalog", e.in_catalog},
+                              {"torch", OptText(e.torch)}, {"wheel", OptText(e.wheel)}});
+  }
+  j["extensions"] = extensions;
   const MachineSpec& m = r.spec;
   j["assumed"] = Json{{"probed", m.probed}, {"root", m.root.empty() ? Json(nullptr) : Json(m.root)},
                       {"python", m.python ? Json(m.python->ToString()) : Json(nullptr)},
