@@ -115,6 +115,8 @@ Result<std::unique_ptr<Context>> MakeContext(const GlobalFlags& flags, std::map<
   ctx->width = OutputWidth(ctx->Env("COLUMNS"), stdout_is_tty ? TerminalColumns() : 0);
   if (!flags.os.empty()) ctx->platform.os = ParseOs(flags.os).value_or(ctx->platform.os);
   if (!flags.arch.empty()) ctx->platform.arch = ParseArch(flags.arch).value_or(ctx->platform.arch);
+  // PyTorch has published macOS wheels for arm64 only since 2.3: a Mac means Apple silicon unless --arch says x86_64.
+  if (ctx->platform.os == Os::kMacos && flags.arch.empty()) ctx->platform.arch = Arch::kAarch64;
   auto format = OutputFormat(flags, ctx->lang);
   if (!format) {
     Error e = format.err();

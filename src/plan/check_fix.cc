@@ -32,11 +32,16 @@ std::string CorrectedPin(const CheckResult& r, const std::string& name) {
   return "";
 }
 
+std::string CorrectedTorch(const CheckResult& r) {
+  std::string pin = CorrectedPin(r, "torch");
+  return pin.empty() ? "" : pin.substr(pin.find("==") + 2);
+}
+
 // Whether the corrected pins keep the torch release the pins name.
 bool KeepsTorch(const CheckResult& r) {
-  std::string pin = CorrectedPin(r, "torch");
+  std::string pin = CorrectedTorch(r);
   if (r.release == nullptr || pin.empty()) return false;
-  auto v = Pep440::Parse(pin.substr(pin.find("==") + 2));
+  auto v = Pep440::Parse(pin);
   return v && v->Public() == r.release->torch.Public();
 }
 
@@ -87,6 +92,11 @@ void AlignFixes(CheckResult& r) {
     }
   }
   GroupByFix(r);
+}
+
+std::string MovedTorch(const CheckResult& r) {
+  if (r.release == nullptr || KeepsTorch(r)) return "";
+  return CorrectedTorch(r);
 }
 
 bool SaysFix(const CheckResult& r, size_t i) {

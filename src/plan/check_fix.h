@@ -19,6 +19,10 @@ std::string ProblemPackage(const Problem& p);
 // corrected pins, a fix that pins a package differently from another problem's fix is dropped.
 void AlignFixes(CheckResult& r);
 
+// The torch release the corrected pins move to when it is not the pinned one ("2.9.0" for a
+// torch==2.7.0 whose corrected pins say torch==2.9.0); "" when they keep it or pin no torch.
+std::string MovedTorch(const CheckResult& r);
+
 // Whether a fix line is said under problem `i`: the last problem of its run of equal fixes.
 bool SaysFix(const CheckResult& r, size_t i);
 

@@ -208,6 +208,9 @@ std::string RenderCheck(const CheckResult& r, const TextOptions& o) {
   for (const Reason& a : r.alternatives) out += "  " + Labelled(L, "check.or", ReasonText(a, L)) + "\n";
   if (!r.corrected.empty()) {
     out += "\n" + Tr(L, "check.corrected") + "\n  " + Join(r.corrected, "\n  ") + "\n";
+    if (std::string to = MovedTorch(r); !to.empty()) {
+      out += "  " + Tr(L, "check.moves_torch", {{"from", r.release->torch.Public()}, {"to", to}}) + "\n";
+    }
     if (!r.install.empty()) out += "  " + o.style.Green(r.install) + "\n";
   }
   return out;

@@ -318,5 +318,31 @@ TEST(Cli, JsonDocumentationNamesEveryDoctorKeyAndFindingId) {
   EXPECT_GE(ids, 4u);
 }
 
+// PyPI's linux-aarch64 torch wheel is the CPU build up to 2.11 and the CUDA 13.0 build from 2.12.
+TEST(Cli, CheckKnowsThePypiWheelOfLinuxAarch64) {
+  auto cpu = RunCudamatch({"check", "--no-detect", "--os", "linux", "--arch", "aarch64", "torch==2.7.0"});
+  EXPECT_EQ(cpu.exit_code, 0) << cpu.out << cpu.err;
+  EXPECT_NE(cpu.out.find("torch 2.7.0+cpu"), std::string::npos) << cpu.out;
+  auto cuda = RunCudamatch({"check", "--no-detect", "--os", "linux", "--arch", "aarch64", "torch==2.12.0"});
+  EXPECT_EQ(cuda.exit_code, 0) << cuda.out << cuda.err;
+  EXPECT_NE(cuda.out.find("torch 2.12.0+cu130"), std::string::npos) << cuda.out;
+}
+
+TEST(Cli, OsMacosMeansAppleSiliconUnlessArchSaysOtherwise) {
+  auto arm = RunCudamatch({"plan", "--no-detect", "--os", "macos", "--python", "3.13"});
+  EXPECT_EQ(arm.exit_code, 0) << arm.out << arm.err;
+  EXPECT_NE(arm.out.find("macos-arm64"), std::string::npos) << arm.out;
+  EXPECT_NE(arm.out.find("MPS"), std::string::npos) << arm.out;
+  auto intel = RunCudamatch({"plan", "--no-detect", "--os", "macos", "--arch", "x86_64", "--python", "3.13"});
+  EXPECT_NE(intel.out.find("macos-x86_64"), std::string::npos) << intel.out << intel.err;
+}
+
+TEST(Cli, CheckNamesTheTorchPinItsCorrectionMoves) {
+  auto r = RunCudamatch({"check", "--no-detect", "--os", "linux", "--arch", "aarch64", "--gpu", "GH200", "--driver",
+                         "570.86.10", "torch==2.7.0"});
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_NE(r.out.find("These move the torch pin from 2.7.0 to "), std::string::npos) << r.out;
+}
+
 }  // namespace
 }  // namespace cudamatch
