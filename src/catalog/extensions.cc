@@ -176,14 +176,28 @@ std::vector<const ExtensionRelease*> ExtensionsFor(const Catalog& c, std::string
   return out;
 }
 
-std::vector<std::string> ExtensionCudaList(const Catalog& c, const ExtensionRelease& e, std::string_view platform) {
+namespace {
+
+// One list field of every wheel of the release on `platform`, in order and without repeats.
+std::vector<std::string> WheelItems(const Catalog& c, const ExtensionRelease& e, std::string_view platform,
+                                    std::vector<std::string> ExtensionWheel::*field) {
   std::vector<std::string> out;
   for (const ExtensionWheel* w : ExtensionWheelsOf(c, e.package, e.version, platform)) {
-    for (const std::string& item : w->cuda) {
+    for (const std::string& item : w->*field) {
       if (std::find(out.begin(), out.end(), item) == out.end()) out.push_back(item);
     }
   }
   return out;
+}
+
+}  // namespace
+
+std::vector<std::string> ExtensionCudaList(const Catalog& c, const ExtensionRelease& e, std::string_view platform) {
+  return WheelItems(c, e, platform, &ExtensionWheel::cuda);
+}
+
+std::vector<std::string> ExtensionTorchList(const Catalog& c, const ExtensionRelease& e, std::string_view platform) {
+  return WheelItems(c, e, platform, &ExtensionWheel::torch);
 }
 
 std::string WheelUrl(const ExtensionWheel& w, const Pep440& torch, std::string_view python) {

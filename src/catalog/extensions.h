@@ -64,6 +64,9 @@ std::vector<const ExtensionRelease*> ExtensionsFor(const Catalog& c, std::string
 // The CUDA versions a release's wheels on `platform` carry, as their rows write them, in order
 // and without repeats ("11.8", "12.1", "12.x").
 std::vector<std::string> ExtensionCudaList(const Catalog& c, const ExtensionRelease& e, std::string_view platform);
+// The torch releases or lines ("2.3.1", "2.6") a release's wheels on `platform` were built for, in
+// order and without repeats (none when the wheels name no torch).
+std::vector<std::string> ExtensionTorchList(const Catalog& c, const ExtensionRelease& e, std::string_view platform);
 // The wheel's install location for `python` ("cp310"): its index URL, or the asset URL with the
 // torch line and Python filled in.
 std::string WheelUrl(const ExtensionWheel& w, const Pep440& torch, std::string_view python);

@@ -101,17 +101,6 @@ void JudgeTorch(Ctx& x, const Pin& pin, const ExtensionRelease& e, const Judged&
   x.r.problems.push_back({ids.torch_moves, std::move(args), {}, moved ? PinText("torch", moved->torch) : ""});
 }
 
-// The torch releases or lines the release's wheels on the platform were built for, in order.
-std::vector<std::string> TorchLines(const Catalog& c, const ExtensionRelease& e, std::string_view platform) {
-  std::vector<std::string> out;
-  for (const ExtensionWheel* w : ExtensionWheelsOf(c, e.package, e.version, platform)) {
-    for (const std::string& t : w->torch) {
-      if (std::find(out.begin(), out.end(), t) == out.end()) out.push_back(t);
-    }
-  }
-  return out;
-}
-
 // Whether the catalog lists any wheel of the release, on any platform: without one, what it
 // publishes is not known, which is no evidence that it publishes nothing.
 bool HasAnyWheel(const Catalog& c, const ExtensionRelease& e) {
@@ -144,7 +133,7 @@ void JudgeWheel(Ctx& x, const Pin& pin, const ExtensionRelease& e, const Judged&
     return;
   }
   args.push_back({"list", Join(cudas, ", ")});
-  std::vector<std::string> lines = TorchLines(x.c, e, x.platform);
+  std::vector<std::string> lines = ExtensionTorchList(x.c, e, x.platform);
   if (!lines.empty()) args.push_back({"lines", Join(lines, ", ")});
   x.r.problems.push_back({lines.empty() ? ids.no_wheel : ids.no_wheel_torch, std::move(args), {}, fix});
 }
