@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <functional>
 #include <map>
+#include <memory>
 #include <stdexcept>
 #include <tuple>
 
@@ -19,7 +20,8 @@ using namespace catalog_internal;
 
 // `sized` is told the number of rows before they are parsed.
 std::optional<Error> ParseInto(const TableSpec& spec, const CatalogFile& file, Catalog& c,
-                               const std::function<void(size_t)>& sized = nullptr);
+                               const std::function<void(size_t)>& sized = nullptr, const TsvKeep& keep = nullptr,
+                               const std::vector<TsvLine>* lines = nullptr);
 
 // Makes `member` parse `file` when first read: into a scratch catalog, whose table it takes.
 template <typename T>
@@ -29,6 +31,14 @@ DeferFn DeferTable(Table<T> Catalog::*member) {
       Catalog scratch;
       auto sized = [&scratch, member](size_t rows) { (scratch.*member).reserve(rows); };
       if (auto e = ParseInto(spec, file, scratch, sized)) throw std::runtime_error("catalog: " + e->message);
+      return std::move(scratch.*member).Take();
+    });
+    // The text is split into lines once, for every part read from it.
+    auto lines = std::make_shared<std::optional<std::vector<TsvLine>>>();
+    (c.*member).DeferParts([&spec, file, member, lines](const TsvKeep& keep) {
+      if (!*lines) *lines = TsvLines(file.text);
+      Catalog scratch;
+      if (auto e = ParseInto(spec, file, scratch, nullptr, keep, &**lines)) throw std::runtime_error("catalog: " + e->message);
       return std::move(scratch.*member).Take();
     });
   };
@@ -226,8 +236,9 @@ std::vector<TableInfo> CountRows(const std::vector<CatalogFile>& files) {
 }
 
 std::optional<Error> ParseInto(const TableSpec& spec, const CatalogFile& file, Catalog& c,
-                               const std::function<void(size_t)>& sized) {
-  auto table = ParseTsv(spec.file, file.text, spec.header);
+                               const std::function<void(size_t)>& sized, const TsvKeep& keep,
+                               const std::vector<TsvLine>* lines) {
+  auto table = lines != nullptr ? ParseTsvLines(spec.file, *lines, spec.header, keep) : ParseTsv(spec.file, file.text, spec.header, keep);
   if (!table) return Error{table.error()};
   if (sized) sized(table->rows.size());
   VersionCache cache;

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <list>
 #include <memory>
 #include <optional>
 #include <string>
@@ -209,9 +210,29 @@ class Table {
   using Loader = std::function<std::vector<T>()>;
   using const_iterator = typename std::vector<T>::const_iterator;
 
+  // Reads only the rows whose first cell `keep` accepts (it throws when they do not parse).
+  using PartLoader = std::function<std::vector<T>(const std::function<bool(std::string_view)>& keep)>;
+
   // The rows come from `load` when first read (it throws when they do not parse).
   void Defer(Loader load) { load_ = std::move(load); }
+  // Lets Part() read a few rows of the table while it is unparsed.
+  void DeferParts(PartLoader load) { part_load_ = std::move(load); }
   bool parsed() const { return !load_; }
+
+  // While the table is unparsed: the rows whose first cell `keep` accepts, in table order, read
+  // without parsing the others and kept under `key` (one key, one `keep`). nullptr once the table
+  // is parsed, when it cannot be read in parts, or after kMaxParts keys (a command that asks for
+  // many parts pays for the whole table once): then the caller reads rows() and filters them the
+  // same way.
+  const std::vector<T>* Part(const std::string& key, const std::function<bool(std::string_view)>& keep) const {
+    if (!load_ || !part_load_) return nullptr;
+    for (const auto& [k, rows] : parts_) {
+      if (k == key) return &rows;
+    }
+    if (parts_.size() >= kMaxParts) return nullptr;
+    parts_.emplace_back(key, part_load_(keep));
+    return &parts_.back().second;
+  }
   const std::vector<T>& rows() const {
     if (load_) {
       Loader load = std::move(load_);
@@ -245,8 +266,13 @@ class Table {
   }
 
  private:
+  static constexpr size_t kMaxParts = 4;
+
   mutable Loader load_;
   mutable std::vector<T> rows_;
+  PartLoader part_load_;
+  // Rows read in parts; a list, so the rows stay where they are while parts are added.
+  mutable std::list<std::pair<std::string, std::vector<T>>> parts_;
 };
 
 struct Catalog {

@@ -83,11 +83,47 @@ bool CompanionPairs(const Catalog& c, std::string_view package, const Pep440& ve
   return comp != nullptr && comp->torch == t.torch;
 }
 
+namespace {
+
+// Whether the plain version text "N(.N)*" equals `v` (1.13 == 1.13.0), read without the general
+// parser; nullopt when the text or `v` is not that plain, for Pep440::Parse to answer.
+std::optional<bool> PlainReleaseEquals(std::string_view text, const Pep440& v) {
+  if (v.epoch != 0 || v.pre != Pep440::Pre::kNone || v.post || v.dev || !v.local.empty() || text.empty()) return std::nullopt;
+  size_t i = 0, part = 0;
+  bool equal = true;
+  while (i < text.size()) {
+    int64_t n = 0;
+    size_t digits = 0;
+    for (; i < text.size() && text[i] >= '0' && text[i] <= '9' && digits < 12; ++i, ++digits) n = n * 10 + (text[i] - '0');
+    if (digits == 0 || (i < text.size() && text[i] != '.') || (i + 1 == text.size())) return std::nullopt;
+    if (i < text.size()) ++i;
+    if (n != v.Part(part)) equal = false;
+    ++part;
+  }
+  for (; part < v.release.size(); ++part) {
+    if (v.release[part] != 0) equal = false;
+  }
+  return equal;
+}
+
+}  // namespace
+
 std::vector<const TorchVariant*> VariantsOf(const Catalog& c, const Pep440& torch,
                                             std::string_view platform) {
   Pep440 pub = torch.WithoutLocal();
+  // While the table is unparsed, only the rows of this release are read (a doctor run asks for
+  // the installed torch's variants alone); each distinct version text is parsed once.
+  std::string_view last_text;
+  bool last_match = false;
+  const std::vector<TorchVariant>* part = c.torch_variants.Part(pub.ToString(), [&](std::string_view text) {
+    if (text.data() != nullptr && text == last_text) return last_match;
+    last_text = text;
+    if (auto plain = PlainReleaseEquals(text, pub)) return last_match = *plain;
+    auto v = Pep440::Parse(text);
+    return last_match = v && *v == pub;
+  });
   std::vector<const TorchVariant*> out;
-  for (const TorchVariant& v : c.torch_variants) {
+  for (const TorchVariant& v : part != nullptr ? *part : c.torch_variants.rows()) {
     if (v.platform == platform && v.torch == pub) out.push_back(&v);
   }
   return out;

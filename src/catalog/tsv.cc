@@ -25,21 +25,12 @@ Error At(const std::string& file, int line, size_t column, const std::string& me
 
 }  // namespace
 
-Result<TsvTable> ParseTsv(std::string_view file, std::string_view text,
-                          const std::vector<std::string_view>& expected_header) {
-  TsvTable table;
-  table.file = std::string(file);
-  const size_t columns = expected_header.size();
-  int line_no = 0;
-  bool have_header = false;
-  std::vector<std::string_view> cells;
-  cells.reserve(columns);
-  std::vector<std::pair<int, size_t>> row_starts;  // line, offset into table.cells
-  // Sized once: the vectors never grow (and copy) while the rows are read.
+std::vector<TsvLine> TsvLines(std::string_view text) {
+  std::vector<TsvLine> out;
   size_t lines = 1;  // memchr rather than std::count: one byte at a time costs more than the rest of the parse
   for (const char* p = text.data(); (p = static_cast<const char*>(std::memchr(p, '\n', text.data() + text.size() - p))) != nullptr; ++p) ++lines;
-  table.cells.reserve(lines * columns);
-  row_starts.reserve(lines);
+  out.reserve(lines);
+  int line_no = 0;
   while (!text.empty()) {
     size_t nl = text.find('\n');
     std::string_view line = text.substr(0, nl);
@@ -47,6 +38,32 @@ Result<TsvTable> ParseTsv(std::string_view file, std::string_view text,
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
     ++line_no;
     if (Trim(line).empty() || line.front() == '#') continue;
+    out.push_back(TsvLine{line_no, line});
+  }
+  return out;
+}
+
+Result<TsvTable> ParseTsv(std::string_view file, std::string_view text,
+                          const std::vector<std::string_view>& expected_header, const TsvKeep& keep) {
+  return ParseTsvLines(file, TsvLines(text), expected_header, keep);
+}
+
+Result<TsvTable> ParseTsvLines(std::string_view file, const std::vector<TsvLine>& lines,
+                               const std::vector<std::string_view>& expected_header, const TsvKeep& keep) {
+  TsvTable table;
+  table.file = std::string(file);
+  const size_t columns = expected_header.size();
+  bool have_header = false;
+  std::vector<std::string_view> cells;
+  cells.reserve(columns);
+  std::vector<std::pair<int, size_t>> row_starts;  // line, offset into table.cells
+  // Sized once: the vectors never grow (and copy) while the rows are read.
+  if (!keep) {  // a few kept rows need no room made for all
+    table.cells.reserve(lines.size() * columns);
+    row_starts.reserve(lines.size());
+  }
+  for (const auto& [line_no, line] : lines) {
+    if (have_header && keep && !keep(line.substr(0, line.find('\t')))) continue;
     cells.clear();
     for (size_t start = 0;;) {
       size_t tab = line.find('\t', start);

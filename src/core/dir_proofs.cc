@@ -62,7 +62,7 @@ bool DirProofs::Load(std::string_view text) {
   if (b == std::string_view::npos || text.substr(0, a) != kMagic) return false;
   std::string_view body = text.substr(b + 1);
   if (text.substr(a + 1, b - a - 1) != Hex(Fnv1a(body))) return false;
-  std::map<std::string, DirProof, std::less<>> read;
+  ProofMap read;
   DirProof* cur = nullptr;
   bool first = true;
   while (!body.empty()) {
@@ -80,7 +80,7 @@ bool DirProofs::Load(std::string_view text) {
       cur = &read[path];
       cur->dir = info;
     } else if (cur != nullptr && line.size() > 2 && line.substr(0, 2) == "M ") {
-      cur->missing.emplace(line.substr(2));
+      cur->missing.emplace_back(line.substr(2));
     } else if (cur != nullptr && line == "L") {
       cur->listed = true;
     } else if (cur != nullptr && cur->listed && line.size() > 2 && line.substr(0, 2) == "N ") {
@@ -90,22 +90,45 @@ bool DirProofs::Load(std::string_view text) {
     }
   }
   if (first) return false;
-  for (auto& [path, proof] : read) std::sort(proof.names.begin(), proof.names.end());
+  for (auto& [path, proof] : read) {
+    for (std::vector<std::string>* list : {&proof.names, &proof.missing}) {
+      if (!std::is_sorted(list->begin(), list->end())) std::sort(list->begin(), list->end());
+      list->erase(std::unique(list->begin(), list->end()), list->end());
+    }
+  }
   earlier_ = std::move(read);
   loaded_ = std::string(text);
   return true;
 }
 
 std::string DirProofs::Save() const {
+  std::vector<const ProofMap::value_type*> dirs;  // in path order: one set of proofs, one text
+  dirs.reserve(next_.size());
+  for (const auto& entry : next_) dirs.push_back(&entry);
+  std::sort(dirs.begin(), dirs.end(), [](const auto* a, const auto* b) { return a->first < b->first; });
   std::string body = root_ + "\n";
-  for (const auto& [path, p] : next_) {
+  body.reserve(loaded_.size() + 4096);
+  auto line = [&body](std::string_view mark, std::string_view text) {
+    body += mark;
+    body += text;
+    body += '\n';
+  };
+  for (const auto* entry : dirs) {
+    const DirProof& p = entry->second;
     const FileInfo& i = p.dir;
-    body += "D " + std::to_string(i.device) + " " + std::to_string(i.inode) + " " + std::to_string(i.size) + " " +
-            std::to_string(i.mtime_ns) + " " + std::to_string(i.ctime_ns) + " " + path + "\n";
-    for (const std::string& m : p.missing) body += "M " + m + "\n";
+    body += "D ";
+    for (uint64_t n : {i.device, i.inode, i.size}) {
+      body += std::to_string(n);
+      body += ' ';
+    }
+    body += std::to_string(i.mtime_ns);
+    body += ' ';
+    body += std::to_string(i.ctime_ns);
+    line(" ", entry->first);
+    for (const std::string& m : p.missing) line("M ", m);
     if (p.listed) {
       body += "L\n";
-      for (const std::string& n : p.names) body += "N " + n + "\n";
+      for (const std::string& n : p.names) line("N ", n);
     }
   }
   return std::string(kMagic) + "\n" + Hex(Fnv1a(body)) + "\n" + body;
@@ -116,14 +139,16 @@ bool DirProofs::Trusted(const FileInfo& info) const {
          info.mtime_ns < now_ns_ - racy_ns_ && info.ctime_ns < now_ns_ - racy_ns_;
 }
 
-DirProof* DirProofs::Next(const std::string& dir, const FileInfo& info) {
+DirProof* DirProofs::Next(std::string_view dir, const FileInfo& info) {
   if (!Trusted(info) || !Plain(dir)) return nullptr;
-  DirProof& p = next_[dir];
+  auto it = next_.find(dir);
+  if (it == next_.end()) it = next_.emplace(std::string(dir), DirProof{}).first;
+  DirProof& p = it->second;
   if (!Same(p.dir, info)) p = DirProof{info, {}, false, {}};
   return &p;
 }
 
-const DirProof* DirProofs::Valid(const std::string& dir, const FileInfo& now) {
+const DirProof* DirProofs::Valid(std::string_view dir, const FileInfo& now) {
   auto it = earlier_.find(dir);
   if (it == earlier_.end() || !Same(it->second.dir, now)) return nullptr;
   return &it->second;
@@ -131,27 +156,30 @@ const DirProof* DirProofs::Valid(const std::string& dir, const FileInfo& now) {
 
 // What a proof answers is kept for the next run (only that: a large listing that answered
 // whether one name is there is kept as that name).
-bool DirProofs::ProvesMissing(const std::string& dir, const FileInfo& now, std::string_view name) {
+bool DirProofs::ProvesMissing(std::string_view dir, const FileInfo& now, std::string_view name) {
   const DirProof* p = Valid(dir, now);
   if (p == nullptr) return false;
-  bool missing = p->missing.count(name) != 0 || (p->listed && !std::binary_search(p->names.begin(), p->names.end(), name));
+  bool missing = std::binary_search(p->missing.begin(), p->missing.end(), name) || (p->listed && !std::binary_search(p->names.begin(), p->names.end(), name));
   if (missing) LearnMissing(dir, now, name);
   return missing;
 }
 
-const std::vector<std::string>* DirProofs::Listing(const std::string& dir, const FileInfo& now) {
+const std::vector<std::string>* DirProofs::Listing(std::string_view dir, const FileInfo& now) {
   const DirProof* p = Valid(dir, now);
   if (p == nullptr || !p->listed) return nullptr;
   LearnListing(dir, now, p->names);
   return &p->names;
 }
 
-void DirProofs::LearnMissing(const std::string& dir, const FileInfo& info, std::string_view name) {
+void DirProofs::LearnMissing(std::string_view dir, const FileInfo& info, std::string_view name) {
   if (!Plain(name)) return;
-  if (DirProof* p = Next(dir, info)) p->missing.emplace(name);
+  if (DirProof* p = Next(dir, info)) {
+    auto at = std::lower_bound(p->missing.begin(), p->missing.end(), name);
+    if (at == p->missing.end() || *at != name) p->missing.emplace(at, name);
+  }
 }
 
-void DirProofs::LearnListing(const std::string& dir, const FileInfo& info, const std::vector<std::string>& names) {
+void DirProofs::LearnListing(std::string_view dir, const FileInfo& info, const std::vector<std::string>& names) {
   if (names.size() > kMaxListing || !std::all_of(names.begin(), names.end(), Plain)) return;
   if (DirProof* p = Next(dir, info)) {
     p->listed = true;

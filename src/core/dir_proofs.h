@@ -17,9 +17,9 @@
 
 #include <cstdint>
 #include <map>
-#include <set>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "core/fs.h"
@@ -28,7 +28,7 @@ namespace cudamatch {
 
 struct DirProof {
   FileInfo dir;
-  std::set<std::string, std::less<>> missing;
+  std::vector<std::string> missing;  // sorted, unique
   bool listed = false;
   std::vector<std::string> names;  // sorted, when listed
 };
@@ -45,24 +45,29 @@ class DirProofs {
   bool Differs(const std::string& saved) const { return saved != loaded_; }
 
   // Whether `name` is known absent from `dir`, whose stat this run is `now`.
-  bool ProvesMissing(const std::string& dir, const FileInfo& now, std::string_view name);
+  bool ProvesMissing(std::string_view dir, const FileInfo& now, std::string_view name);
   // The listing of `dir`, when an earlier run's is still true; nullptr otherwise.
-  const std::vector<std::string>* Listing(const std::string& dir, const FileInfo& now);
+  const std::vector<std::string>* Listing(std::string_view dir, const FileInfo& now);
   // Whether an earlier run kept anything about `dir` (then its stat is worth asking).
   bool Knows(std::string_view dir) const { return earlier_.find(dir) != earlier_.end(); }
 
-  void LearnMissing(const std::string& dir, const FileInfo& info, std::string_view name);
-  void LearnListing(const std::string& dir, const FileInfo& info, const std::vector<std::string>& names);
+  void LearnMissing(std::string_view dir, const FileInfo& info, std::string_view name);
+  void LearnListing(std::string_view dir, const FileInfo& info, const std::vector<std::string>& names);
 
  private:
   bool Trusted(const FileInfo& info) const;
-  DirProof* Next(const std::string& dir, const FileInfo& info);
-  const DirProof* Valid(const std::string& dir, const FileInfo& now);
+  DirProof* Next(std::string_view dir, const FileInfo& info);
+  const DirProof* Valid(std::string_view dir, const FileInfo& now);
 
   std::string root_;
   int64_t now_ns_, racy_ns_;
   std::string loaded_;
-  std::map<std::string, DirProof, std::less<>> earlier_, next_;
+  struct PathHash {
+    using is_transparent = void;
+    size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+  };
+  using ProofMap = std::unordered_map<std::string, DirProof, PathHash, std::equal_to<>>;
+  ProofMap earlier_, next_;
 };
 
 // The name the proofs of `root` are kept under in the cache directory.

@@ -8,8 +8,7 @@ namespace cudamatch {
 
 // ---- paths ----
 
-// Already normal: absolute, and no empty, "." or ".." component (the usual case, one scan).
-static bool IsNormalPath(std::string_view path) {
+bool IsNormalPath(std::string_view path) {
   if (path.empty() || path[0] != '/') return false;
   if (path.size() == 1) return true;
   size_t start = 1;

@@ -130,6 +130,8 @@ class FakeFs : public Fs {
 // Path helpers for absolute, '/'-separated paths.
 std::string JoinPath(std::string_view base, std::string_view rel);
 std::string NormalizePath(std::string_view path);  // collapses "//", "." and ".."
+// Whether `path` is what NormalizePath gives for it: absolute, and no empty, "." or ".." component.
+bool IsNormalPath(std::string_view path);
 std::string_view Dirname(std::string_view path);
 std::string_view Basename(std::string_view path);
 

@@ -3,6 +3,7 @@
 #include <cerrno>
 #include <cstring>
 #include <map>
+#include <unordered_map>
 #include <utility>
 
 namespace cudamatch {
@@ -20,15 +21,17 @@ class MemoFs : public Fs {
   MemoFs(std::unique_ptr<Fs> inner, DirProofs* proofs) : inner_(std::move(inner)), proofs_(proofs) {}
 
   Result<std::string> Read(std::string_view path, size_t max_bytes) const override {
-    auto key = std::pair(std::string(path), max_bytes);
-    if (auto it = reads_.find(key); it != reads_.end()) return it->second;
+    auto file = reads_.find(path);
+    if (file != reads_.end()) {
+      if (auto it = file->second.find(max_bytes); it != file->second.end()) return it->second;
+    }
     if (ProvenMissing(path)) return NotFound(path);
     Result<std::string> r = inner_->Read(path, max_bytes);
     if (!r && Learning(path)) LStat(path);  // a missing file is learned
     size_t size = r ? r->size() : 0;
     if (size <= kMaxFileBytes && bytes_ + size <= kMaxBytes) {
       bytes_ += size;
-      reads_.emplace(std::move(key), r);
+      reads_[std::string(path)].emplace(max_bytes, r);
     }
     return r;
   }
@@ -39,7 +42,7 @@ class MemoFs : public Fs {
   Result<std::vector<std::string>> List(std::string_view path) const override {
     return Once(lists_, path, [&]() -> Result<std::vector<std::string>> {
       if (!Learning(path)) return inner_->List(path);
-      std::string dir(path);
+      std::string_view dir = path;
       FileInfo own = Stat(path);  // before the listing: a change after it is seen in the times
       if (!own.exists()) return NotFound(path);
       if (own.type != FileType::kDirectory) return inner_->List(path);
@@ -61,7 +64,7 @@ class MemoFs : public Fs {
       if (ProvenMissing(path)) return FileInfo{};
       FileInfo info = inner_->LStat(path);
       if (!info.exists() && Learning(path)) {
-        std::string dir(Dirname(path));
+        std::string_view dir = Dirname(path);
         FileInfo parent = Stat(dir);  // the directory the name is looked up in; a missing one is learned in its parent
         if (parent.type == FileType::kDirectory) proofs_->LearnMissing(dir, parent, Basename(path));
       }
@@ -75,7 +78,7 @@ class MemoFs : public Fs {
   // its own name: the directories of many environments share one resolution of their parents.
   Result<std::string> Resolve(std::string_view path) const override {
     return Once(resolved_, path, [&]() -> Result<std::string> {
-      if (path.size() > 1 && path[0] == '/' && NormalizePath(path) == path) {
+      if (path.size() > 1 && IsNormalPath(path)) {
         FileInfo own = LStat(path);
         if (own.exists() && own.type != FileType::kSymlink) {
           if (auto dir = Resolve(Dirname(path))) return JoinPath(*dir, Basename(path));
@@ -90,7 +93,7 @@ class MemoFs : public Fs {
  private:
   // Whether proofs may answer for `path`: an absolute, normalized path outside /proc, /sys, /dev.
   bool Learning(std::string_view path) const {
-    if (proofs_ == nullptr || path.size() < 2 || path[0] != '/' || NormalizePath(path) != path) return false;
+    if (proofs_ == nullptr || path.size() < 2 || !IsNormalPath(path)) return false;
     for (std::string_view pseudo : {"/proc", "/sys", "/dev"}) {
       if (path.substr(0, pseudo.size()) == pseudo && (path.size() == pseudo.size() || path[pseudo.size()] == '/')) return false;
     }
@@ -101,26 +104,34 @@ class MemoFs : public Fs {
   bool ProvenBelow(std::string_view path) const {  // `path` as Learning() takes it
     std::string_view dir = Dirname(path);
     if (proofs_->Knows(dir)) {
-      FileInfo parent = Stat(std::string(dir));
-      return !parent.exists() || proofs_->ProvesMissing(std::string(dir), parent, Basename(path));
+      FileInfo parent = Stat(dir);
+      return !parent.exists() || proofs_->ProvesMissing(dir, parent, Basename(path));
     }
     return dir.size() > 1 && ProvenBelow(dir);
   }
   static Error NotFound(std::string_view path) { return Err(NormalizePath(path) + ": " + std::strerror(ENOENT)); }
 
+  // Keyed by path, looked up without copying the path.
+  struct PathHash {
+    using is_transparent = void;
+    size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+  };
+  template <typename T>
+  using PathMap = std::unordered_map<std::string, T, PathHash, std::equal_to<>>;
+
   template <typename T, typename F>
-  static T Once(std::map<std::string, T, std::less<>>& memo, std::string_view path, F ask) {
+  static T Once(PathMap<T>& memo, std::string_view path, F ask) {
     if (auto it = memo.find(path); it != memo.end()) return it->second;
     return memo.emplace(std::string(path), ask()).first->second;
   }
 
   std::unique_ptr<Fs> inner_;
   DirProofs* proofs_;
-  mutable std::map<std::pair<std::string, size_t>, Result<std::string>> reads_;
+  mutable PathMap<std::map<size_t, Result<std::string>>> reads_;  // per path, per byte limit
   mutable size_t bytes_ = 0;
-  mutable std::map<std::string, Result<std::vector<std::string>>, std::less<>> lists_;
-  mutable std::map<std::string, FileInfo, std::less<>> stats_, lstats_;
-  mutable std::map<std::string, Result<std::string>, std::less<>> links_, resolved_;
+  mutable PathMap<Result<std::vector<std::string>>> lists_;
+  mutable PathMap<FileInfo> stats_, lstats_;
+  mutable PathMap<Result<std::string>> links_, resolved_;
 };
 
 }  // namespace

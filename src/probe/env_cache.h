@@ -30,9 +30,9 @@
 // directories, cudamatch's version and the catalog's date. An entry is not written when a path
 // the scan looked at (dropped ones included) changed less than two seconds before the scan began
 // (a change within the same clock tick could leave its times as they were), when anything could
-// not be read, or for a Windows tree. Format: a line "cudamatch-env-cache 1", a line with the
-// FNV-1a 64 checksum of the rest, then JSON; an entry that does not parse, fails its checksum or
-// names another key is ignored (and replaced).
+// not be read, or for a Windows tree. Format: a line "cudamatch-env-cache 2", a line with the
+// FNV-1a 64 checksum of the rest, then the entry's values (env_cache_codec.cc); an entry that does
+// not parse, fails its checksum or names another key is ignored (and replaced).
 #pragma once
 
 #include <cstdint>
@@ -99,10 +99,12 @@ class EnvCache {
 // Reads the environment's files through `fs` (packages, torch's libraries, extensions).
 EnvScan ReadEnvironment(const Fs& fs, PythonEnv& env, Snapshot& snap);
 
-// The entry's text (nullopt when a path or detail is not UTF-8) and back; nullopt for anything
+// The entry's text (paths and details are kept byte for byte) and back; nullopt for anything
 // but a whole, intact entry of `key`.
 std::optional<std::string> EncodeEnvScan(const std::string& key, const EnvScan& scan);
 std::optional<EnvScan> DecodeEnvScan(const std::string& key, std::string_view text);
+// The key an intact entry was written under; nullopt for anything else.
+std::optional<std::string> EnvScanKey(std::string_view text);
 // 16 hex digits of the FNV-1a 64 hash.
 std::string EnvCacheChecksum(std::string_view payload);
 

@@ -1,6 +1,14 @@
-// The environment cache's file: "cudamatch-env-cache 1\n", the checksum of the rest and "\n",
-// then one JSON object: {"key", "deps", "packages", "extensions", "trail": {...}}.
-#include <nlohmann/json.hpp>
+// The environment cache's file: "cudamatch-env-cache 2\n", the checksum of the rest and "\n",
+// then the entry as a sequence of values, each marked by its first byte:
+//   i<decimal>;        an integer          s<length>:<bytes>  a string, any bytes
+//   t, f               true, false         n                  none (an optional without a value)
+//   l<count>;          a list of <count> values
+// in this order: key, deps, packages, extensions, and the python, torch and extension trails.
+// Read back value by value; anything else where a value is expected makes the entry unreadable.
+#include <charconv>
+#include <climits>
+#include <cstdint>
+#include <stdexcept>
 
 #include "probe/env_cache.h"
 
@@ -8,219 +16,367 @@ namespace cudamatch {
 
 namespace {
 
-using nlohmann::json;
+constexpr std::string_view kMagic = "cudamatch-env-cache 2\n";
 
-constexpr std::string_view kMagic = "cudamatch-env-cache 1\n";
+class Writer {
+ public:
+  void Int(int64_t v) {
+    out_ += 'i';
+    out_ += std::to_string(v);
+    out_ += ';';
+  }
+  void Str(std::string_view s) {
+    out_ += 's';
+    out_ += std::to_string(s.size());
+    out_ += ':';
+    out_ += s;
+  }
+  void Bool(bool b) { out_ += b ? 't' : 'f'; }
+  void None() { out_ += 'n'; }
+  void List(size_t n) {
+    out_ += 'l';
+    out_ += std::to_string(n);
+    out_ += ';';
+  }
+  void Strs(const std::vector<std::string>& v) {
+    List(v.size());
+    for (const std::string& s : v) Str(s);
+  }
+  void Ints(const std::vector<int>& v) {
+    List(v.size());
+    for (int n : v) Int(n);
+  }
+  std::string Take() && { return std::move(out_); }
 
-json OptInt(const std::optional<int64_t>& v) { return v ? json(*v) : json(nullptr); }
-std::optional<int64_t> GetOptInt(const json& j) { return j.is_null() ? std::nullopt : std::optional(j.get<int64_t>()); }
+ private:
+  std::string out_;
+};
 
-json EncodePep(const std::optional<Pep440>& v) {
-  if (!v) return nullptr;
-  return {v->epoch, v->release, static_cast<int>(v->pre), v->pre_number, OptInt(v->post), OptInt(v->dev), v->local};
+struct BadEntry : std::runtime_error {
+  BadEntry() : std::runtime_error("unreadable cache entry") {}
+};
+
+class Reader {
+ public:
+  explicit Reader(std::string_view in) : in_(in) {}
+
+  int64_t Int() {
+    Expect('i');
+    return Number<int64_t>(';');
+  }
+  int IntIn(int lo, int hi) {
+    int64_t v = Int();
+    if (v < lo || v > hi) throw BadEntry();
+    return static_cast<int>(v);
+  }
+  uint64_t Unsigned() {
+    int64_t v = Int();
+    if (v < 0) throw BadEntry();
+    return static_cast<uint64_t>(v);
+  }
+  std::string Str() {
+    Expect('s');
+    size_t n = Number<size_t>(':');
+    if (n > in_.size()) throw BadEntry();
+    std::string s(in_.substr(0, n));
+    in_.remove_prefix(n);
+    return s;
+  }
+  bool Bool() {
+    if (Take('t')) return true;
+    Expect('f');
+    return false;
+  }
+  bool None() { return Take('n'); }  // consumes the mark when it is there
+  size_t List() {
+    Expect('l');
+    size_t n = Number<size_t>(';');
+    if (n > in_.size()) throw BadEntry();  // every value takes at least one byte
+    return n;
+  }
+  std::vector<std::string> Strs() {
+    std::vector<std::string> out(List());
+    for (std::string& s : out) s = Str();
+    return out;
+  }
+  std::vector<int> Ints() {
+    std::vector<int> out(List());
+    for (int& n : out) n = IntIn(INT32_MIN, INT32_MAX);
+    return out;
+  }
+  bool done() const { return in_.empty(); }
+
+ private:
+  bool Take(char mark) {
+    if (in_.empty() || in_[0] != mark) return false;
+    in_.remove_prefix(1);
+    return true;
+  }
+  void Expect(char mark) {
+    if (!Take(mark)) throw BadEntry();
+  }
+  template <typename T>
+  T Number(char end) {
+    T v{};
+    auto [p, ec] = std::from_chars(in_.data(), in_.data() + in_.size(), v);
+    if (ec != std::errc() || p == in_.data() || p == in_.data() + in_.size() || *p != end) throw BadEntry();
+    in_.remove_prefix(static_cast<size_t>(p - in_.data()) + 1);
+    return v;
+  }
+
+  std::string_view in_;
+};
+
+void OptInt(Writer& w, const std::optional<int64_t>& v) {
+  if (v) w.Int(*v);
+  else w.None();
 }
-std::optional<Pep440> DecodePep(const json& j) {
-  if (j.is_null()) return std::nullopt;
+std::optional<int64_t> OptInt(Reader& r) {
+  if (r.None()) return std::nullopt;
+  return r.Int();
+}
+
+void Put(Writer& w, const std::optional<Pep440>& v) {
+  if (!v) return w.None();
+  w.Int(v->epoch);
+  w.List(v->release.size());
+  for (int64_t n : v->release) w.Int(n);
+  w.Int(static_cast<int>(v->pre));
+  w.Int(v->pre_number);
+  OptInt(w, v->post);
+  OptInt(w, v->dev);
+  w.Strs(v->local);
+}
+std::optional<Pep440> GetPep(Reader& r) {
+  if (r.None()) return std::nullopt;
   Pep440 v;
-  v.epoch = j.at(0).get<int64_t>();
-  v.release = j.at(1).get<std::vector<int64_t>>();
-  int pre = j.at(2).get<int>();
-  if (pre < 0 || pre > static_cast<int>(Pep440::Pre::kRc)) throw std::runtime_error("pre");
-  v.pre = static_cast<Pep440::Pre>(pre);
-  v.pre_number = j.at(3).get<int64_t>();
-  v.post = GetOptInt(j.at(4));
-  v.dev = GetOptInt(j.at(5));
-  v.local = j.at(6).get<std::vector<std::string>>();
+  v.epoch = r.Int();
+  v.release.resize(r.List());
+  for (int64_t& n : v.release) n = r.Int();
+  v.pre = static_cast<Pep440::Pre>(r.IntIn(0, static_cast<int>(Pep440::Pre::kRc)));
+  v.pre_number = r.Int();
+  v.post = OptInt(r);
+  v.dev = OptInt(r);
+  v.local = r.Strs();
   return v;
 }
 
-json EncodeCuda(const std::optional<CudaVersion>& v) {
-  if (!v) return nullptr;
-  return {v->major, v->minor, v->patch ? json(*v->patch) : json(nullptr)};
+void Put(Writer& w, const std::optional<CudaVersion>& v) {
+  if (!v) return w.None();
+  w.Int(v->major);
+  w.Int(v->minor);
+  if (v->patch) w.Int(*v->patch);
+  else w.None();
 }
-std::optional<CudaVersion> DecodeCuda(const json& j) {
-  if (j.is_null()) return std::nullopt;
+std::optional<CudaVersion> GetCuda(Reader& r) {
+  if (r.None()) return std::nullopt;
   CudaVersion v;
-  v.major = j.at(0).get<int>();
-  v.minor = j.at(1).get<int>();
-  if (!j.at(2).is_null()) v.patch = j.at(2).get<int>();
+  v.major = r.IntIn(0, INT32_MAX);
+  v.minor = r.IntIn(0, INT32_MAX);
+  if (!r.None()) v.patch = r.IntIn(0, INT32_MAX);
   return v;
 }
 
-json EncodeCode(const std::optional<FatbinCode>& c) {
-  if (!c) return nullptr;
-  return {c->sass, c->ptx, c->sass_a, c->ptx_a, c->sass_f, c->ptx_f,
-          c->containers, c->entries, c->compressed, c->other, c->sampled, c->partial};
+void Put(Writer& w, const std::optional<FatbinCode>& c) {
+  if (!c) return w.None();
+  for (const std::vector<int>* list : {&c->sass, &c->ptx, &c->sass_a, &c->ptx_a, &c->sass_f, &c->ptx_f}) w.Ints(*list);
+  for (uint64_t n : {c->containers, c->entries, c->compressed, c->other, c->sampled}) w.Int(static_cast<int64_t>(n));
+  w.Bool(c->partial);
 }
-std::optional<FatbinCode> DecodeCode(const json& j) {
-  if (j.is_null()) return std::nullopt;
+std::optional<FatbinCode> GetCode(Reader& r) {
+  if (r.None()) return std::nullopt;
   FatbinCode c;
-  std::vector<int>* lists[] = {&c.sass, &c.ptx, &c.sass_a, &c.ptx_a, &c.sass_f, &c.ptx_f};
-  for (size_t i = 0; i < 6; ++i) *lists[i] = j.at(i).get<std::vector<int>>();
-  uint64_t* counts[] = {&c.containers, &c.entries, &c.compressed, &c.other, &c.sampled};
-  for (size_t i = 0; i < 5; ++i) *counts[i] = j.at(6 + i).get<uint64_t>();
-  c.partial = j.at(11).get<bool>();
+  for (std::vector<int>* list : {&c.sass, &c.ptx, &c.sass_a, &c.ptx_a, &c.sass_f, &c.ptx_f}) *list = r.Ints();
+  for (uint64_t* n : {&c.containers, &c.entries, &c.compressed, &c.other, &c.sampled}) *n = r.Unsigned();
+  c.partial = r.Bool();
   return c;
 }
 
-json EncodeBinary(const BinaryInfo& b) { return {b.path, EncodeCode(b.code), b.needed, b.rpath, b.runpath, b.error}; }
-BinaryInfo DecodeBinary(const json& j) {
-  BinaryInfo b;
-  b.path = j.at(0).get<std::string>();
-  b.code = DecodeCode(j.at(1));
-  b.needed = j.at(2).get<std::vector<std::string>>();
-  b.rpath = j.at(3).get<std::vector<std::string>>();
-  b.runpath = j.at(4).get<std::vector<std::string>>();
-  b.error = j.at(5).get<std::string>();
-  return b;
+void Put(Writer& w, const std::vector<BinaryInfo>& list) {
+  w.List(list.size());
+  for (const BinaryInfo& b : list) {
+    w.Str(b.path);
+    Put(w, b.code);
+    w.Strs(b.needed);
+    w.Strs(b.rpath);
+    w.Strs(b.runpath);
+    w.Str(b.error);
+  }
 }
-
-json EncodeBinaries(const std::vector<BinaryInfo>& list) {
-  json out = json::array();
-  for (const BinaryInfo& b : list) out.push_back(EncodeBinary(b));
-  return out;
-}
-std::vector<BinaryInfo> DecodeBinaries(const json& j) {
-  std::vector<BinaryInfo> out;
-  for (const json& b : j) out.push_back(DecodeBinary(b));
+std::vector<BinaryInfo> GetBinaries(Reader& r) {
+  std::vector<BinaryInfo> out(r.List());
+  for (BinaryInfo& b : out) {
+    b.path = r.Str();
+    b.code = GetCode(r);
+    b.needed = r.Strs();
+    b.rpath = r.Strs();
+    b.runpath = r.Strs();
+    b.error = r.Str();
+  }
   return out;
 }
 
 // Only what the probes fill: variants and the runtime are worked out after the cache.
-json EncodePackage(const PackageInfo& p) {
-  return {p.name, EncodePep(p.version), p.version_source, p.metadata_version, EncodeCuda(p.cuda), p.cuda_source,
-          static_cast<int>(p.cuda_origin), p.cuda_none, p.hip ? json(*p.hip) : json(nullptr), p.location,
-          p.nvidia_requirements, p.bundled_libs, EncodeBinaries(p.binaries)};
+void Put(Writer& w, const PackageInfo& p) {
+  w.Str(p.name);
+  Put(w, p.version);
+  w.Str(p.version_source);
+  w.Str(p.metadata_version);
+  Put(w, p.cuda);
+  w.Str(p.cuda_source);
+  w.Int(static_cast<int>(p.cuda_origin));
+  w.Bool(p.cuda_none);
+  if (p.hip) w.Str(*p.hip);
+  else w.None();
+  w.Str(p.location);
+  w.Strs(p.nvidia_requirements);
+  w.Strs(p.bundled_libs);
+  Put(w, p.binaries);
 }
-PackageInfo DecodePackage(const json& j) {
+PackageInfo GetPackage(Reader& r) {
   PackageInfo p;
-  p.name = j.at(0).get<std::string>();
-  p.version = DecodePep(j.at(1));
-  p.version_source = j.at(2).get<std::string>();
-  p.metadata_version = j.at(3).get<std::string>();
-  p.cuda = DecodeCuda(j.at(4));
-  p.cuda_source = j.at(5).get<std::string>();
-  int origin = j.at(6).get<int>();
+  p.name = r.Str();
+  p.version = GetPep(r);
+  p.version_source = r.Str();
+  p.metadata_version = r.Str();
+  p.cuda = GetCuda(r);
+  p.cuda_source = r.Str();
+  int origin = r.IntIn(0, INT32_MAX);
   if (origin != static_cast<int>(Origin::kNone) && origin != static_cast<int>(Origin::kObserved) &&
       origin != static_cast<int>(Origin::kNvidiaRequirement)) {
-    throw std::runtime_error("origin");
+    throw BadEntry();
   }
   p.cuda_origin = static_cast<Origin>(origin);
-  p.cuda_none = j.at(7).get<bool>();
-  if (!j.at(8).is_null()) p.hip = j.at(8).get<std::string>();
-  p.location = j.at(9).get<std::string>();
-  p.nvidia_requirements = j.at(10).get<std::vector<std::string>>();
-  p.bundled_libs = j.at(11).get<std::vector<std::string>>();
-  p.binaries = DecodeBinaries(j.at(12));
+  p.cuda_none = r.Bool();
+  if (!r.None()) p.hip = r.Str();
+  p.location = r.Str();
+  p.nvidia_requirements = r.Strs();
+  p.bundled_libs = r.Strs();
+  p.binaries = GetBinaries(r);
   return p;
 }
 
-json EncodeExtension(const ExtensionInfo& e) {
-  return {e.name, EncodePep(e.version), e.metadata_path, e.torch_pins, EncodeBinaries(e.libs)};
+void Put(Writer& w, const ExtensionInfo& e) {
+  w.Str(e.name);
+  Put(w, e.version);
+  w.Str(e.metadata_path);
+  w.Strs(e.torch_pins);
+  Put(w, e.libs);
 }
-ExtensionInfo DecodeExtension(const json& j) {
+ExtensionInfo GetExtension(Reader& r) {
   ExtensionInfo e;
-  e.name = j.at(0).get<std::string>();
-  e.version = DecodePep(j.at(1));
-  e.metadata_path = j.at(2).get<std::string>();
-  e.torch_pins = j.at(3).get<std::vector<std::string>>();
-  e.libs = DecodeBinaries(j.at(4));
+  e.name = r.Str();
+  e.version = GetPep(r);
+  e.metadata_path = r.Str();
+  e.torch_pins = r.Strs();
+  e.libs = GetBinaries(r);
   return e;
 }
 
-json EncodeTrail(const std::vector<Evidence>& trail) {
-  json out = json::array();
-  for (const Evidence& e : trail) out.push_back({e.probe, e.source, static_cast<int>(e.outcome), e.detail});
-  return out;
+void Put(Writer& w, const std::vector<Evidence>& trail) {
+  w.List(trail.size());
+  for (const Evidence& e : trail) {
+    w.Str(e.probe);
+    w.Str(e.source);
+    w.Int(static_cast<int>(e.outcome));
+    w.Str(e.detail);
+  }
 }
-std::vector<Evidence> DecodeTrail(const json& j) {
-  std::vector<Evidence> out;
-  for (const json& e : j) {
-    int outcome = e.at(2).get<int>();
-    if (outcome < 0 || outcome > static_cast<int>(Evidence::Outcome::kSkipped)) throw std::runtime_error("outcome");
-    out.push_back(Evidence{e.at(0).get<std::string>(), e.at(1).get<std::string>(),
-                           static_cast<Evidence::Outcome>(outcome), e.at(3).get<std::string>()});
+std::vector<Evidence> GetTrail(Reader& r) {
+  std::vector<Evidence> out(r.List());
+  for (Evidence& e : out) {
+    e.probe = r.Str();
+    e.source = r.Str();
+    e.outcome = static_cast<Evidence::Outcome>(r.IntIn(0, static_cast<int>(Evidence::Outcome::kSkipped)));
+    e.detail = r.Str();
   }
   return out;
 }
 
-json EncodeDeps(const std::vector<FileSig>& deps) {
-  json out = json::array();
+void Put(Writer& w, const std::vector<FileSig>& deps) {
+  w.List(deps.size());
   for (const FileSig& d : deps) {
     const FileInfo& i = d.info;
-    out.push_back({d.path, d.follow, static_cast<int>(i.type), i.size, i.device, i.inode, i.mtime_ns, i.ctime_ns});
+    w.Str(d.path);
+    w.Bool(d.follow);
+    w.Int(static_cast<int>(i.type));
+    for (uint64_t n : {i.size, i.device, i.inode}) w.Int(static_cast<int64_t>(n));
+    w.Int(i.mtime_ns);
+    w.Int(i.ctime_ns);
+  }
+}
+std::vector<FileSig> GetDeps(Reader& r) {
+  std::vector<FileSig> out(r.List());
+  for (FileSig& s : out) {
+    s.path = r.Str();
+    s.follow = r.Bool();
+    s.info.type = static_cast<FileType>(r.IntIn(0, static_cast<int>(FileType::kOther)));
+    for (uint64_t* n : {&s.info.size, &s.info.device, &s.info.inode}) *n = static_cast<uint64_t>(r.Int());
+    s.info.mtime_ns = r.Int();
+    s.info.ctime_ns = r.Int();
   }
   return out;
 }
-std::vector<FileSig> DecodeDeps(const json& j) {
-  std::vector<FileSig> out;
-  for (const json& d : j) {
-    FileSig s;
-    s.path = d.at(0).get<std::string>();
-    s.follow = d.at(1).get<bool>();
-    int type = d.at(2).get<int>();
-    if (type < 0 || type > static_cast<int>(FileType::kOther)) throw std::runtime_error("type");
-    s.info.type = static_cast<FileType>(type);
-    s.info.size = d.at(3).get<uint64_t>();
-    s.info.device = d.at(4).get<uint64_t>();
-    s.info.inode = d.at(5).get<uint64_t>();
-    s.info.mtime_ns = d.at(6).get<int64_t>();
-    s.info.ctime_ns = d.at(7).get<int64_t>();
-    out.push_back(std::move(s));
-  }
-  return out;
-}
 
-EnvScan DecodeBody(const json& j) {
-  EnvScan scan;
-  scan.deps = DecodeDeps(j.at("deps"));
-  for (const json& p : j.at("packages")) {
-    PackageInfo pkg = DecodePackage(p);
-    std::string name = pkg.name;
-    scan.packages.emplace(std::move(name), std::move(pkg));
-  }
-  for (const json& e : j.at("extensions")) scan.extensions.push_back(DecodeExtension(e));
-  scan.package_trail = DecodeTrail(j.at("trail").at("python"));
-  scan.torch_trail = DecodeTrail(j.at("trail").at("torch"));
-  scan.extension_trail = DecodeTrail(j.at("trail").at("extensions"));
-  return scan;
-}
-
-}  // namespace
-
-std::optional<std::string> EncodeEnvScan(const std::string& key, const EnvScan& scan) {
-  json packages = json::array();
-  for (const auto& [name, pkg] : scan.packages) packages.push_back(EncodePackage(pkg));
-  json extensions = json::array();
-  for (const ExtensionInfo& e : scan.extensions) extensions.push_back(EncodeExtension(e));
-  json body = {{"key", key},
-               {"deps", EncodeDeps(scan.deps)},
-               {"packages", std::move(packages)},
-               {"extensions", std::move(extensions)},
-               {"trail", {{"python", EncodeTrail(scan.package_trail)},
-                          {"torch", EncodeTrail(scan.torch_trail)},
-                          {"extensions", EncodeTrail(scan.extension_trail)}}}};
-  std::string payload;
-  try {
-    payload = body.dump();  // throws on text that is not UTF-8: such an entry is not kept
-  } catch (const std::exception&) {
-    return std::nullopt;
-  }
-  return std::string(kMagic) + EnvCacheChecksum(payload) + "\n" + payload;
-}
-
-std::optional<EnvScan> DecodeEnvScan(const std::string& key, std::string_view text) {
+// The payload after the magic line and the checksum; nullopt when they do not hold.
+std::optional<std::string_view> Payload(std::string_view text) {
   if (text.substr(0, kMagic.size()) != kMagic) return std::nullopt;
   text.remove_prefix(kMagic.size());
   if (text.size() < 17 || text[16] != '\n') return std::nullopt;
   std::string_view payload = text.substr(17);
   if (text.substr(0, 16) != EnvCacheChecksum(payload)) return std::nullopt;
-  json body = json::parse(payload, nullptr, /*allow_exceptions=*/false);
-  if (!body.is_object()) return std::nullopt;
+  return payload;
+}
+
+}  // namespace
+
+std::optional<std::string> EncodeEnvScan(const std::string& key, const EnvScan& scan) {
+  Writer w;
+  w.Str(key);
+  Put(w, scan.deps);
+  w.List(scan.packages.size());
+  for (const auto& [name, pkg] : scan.packages) Put(w, pkg);
+  w.List(scan.extensions.size());
+  for (const ExtensionInfo& e : scan.extensions) Put(w, e);
+  Put(w, scan.package_trail);
+  Put(w, scan.torch_trail);
+  Put(w, scan.extension_trail);
+  std::string payload = std::move(w).Take();
+  return std::string(kMagic) + EnvCacheChecksum(payload) + "\n" + payload;
+}
+
+std::optional<std::string> EnvScanKey(std::string_view text) {
+  auto payload = Payload(text);
+  if (!payload) return std::nullopt;
   try {
-    if (body.at("key").get<std::string>() != key) return std::nullopt;
-    return DecodeBody(body);
-  } catch (const std::exception&) {
+    Reader r(*payload);
+    return r.Str();
+  } catch (const BadEntry&) {
+    return std::nullopt;
+  }
+}
+
+std::optional<EnvScan> DecodeEnvScan(const std::string& key, std::string_view text) {
+  auto payload = Payload(text);
+  if (!payload) return std::nullopt;
+  try {
+    Reader r(*payload);
+    if (r.Str() != key) return std::nullopt;
+    EnvScan scan;
+    scan.deps = GetDeps(r);
+    for (size_t n = r.List(); n > 0; --n) {
+      PackageInfo pkg = GetPackage(r);
+      std::string name = pkg.name;
+      scan.packages.emplace(std::move(name), std::move(pkg));
+    }
+    scan.extensions.resize(r.List());
+    for (ExtensionInfo& e : scan.extensions) e = GetExtension(r);
+    scan.package_trail = GetTrail(r);
+    scan.torch_trail = GetTrail(r);
+    scan.extension_trail = GetTrail(r);
+    if (!r.done()) return std::nullopt;
+    return scan;
+  } catch (const BadEntry&) {
     return std::nullopt;
   }
 }

@@ -1,6 +1,7 @@
 #include "report/i18n.h"
 
 #include <algorithm>
+#include <functional>
 #include <map>
 
 #include "core/embedded.h"
@@ -43,8 +44,50 @@ std::string Unescape(std::string_view text) {
   return out;
 }
 
-// Id and text of each message, sorted by id (for an id given twice, its first entry first).
-using Table = std::vector<std::pair<std::string_view, std::string_view>>;
+// The text of each message by id (for an id given twice, its first entry): an open-addressing
+// hash table of views, built in one pass with one allocation.
+class Table {
+ public:
+  explicit Table(size_t expected = 0) : slots_(Capacity(expected)) {}
+  // false when `id` is there already.
+  bool Add(std::string_view id, std::string_view text) {
+    if (!slots_[Find(id)].id.empty()) return false;
+    if (2 * (++size_) > slots_.size()) Grow();
+    slots_[Find(id)] = Slot{id, text};
+    return true;
+  }
+  void Set(std::string_view id, std::string_view text) { slots_[Find(id)].text = text; }
+  const std::string_view* Get(std::string_view id) const {
+    const Slot& s = slots_[Find(id)];
+    return s.id.empty() ? nullptr : &s.text;
+  }
+
+ private:
+  struct Slot {
+    std::string_view id, text;  // an empty id: a free slot (ids are never empty)
+  };
+  static size_t Capacity(size_t expected) {
+    size_t n = 64;
+    while (n < 2 * expected) n *= 2;
+    return n;
+  }
+  // The slot of `id`, or the free one where it would go (the table is never full).
+  size_t Find(std::string_view id) const {
+    size_t mask = slots_.size() - 1;
+    size_t i = std::hash<std::string_view>{}(id) & mask;
+    while (!slots_[i].id.empty() && slots_[i].id != id) i = (i + 1) & mask;
+    return i;
+  }
+  void Grow() {
+    std::vector<Slot> old = std::move(slots_);
+    slots_.assign(old.size() * 2, Slot{});
+    for (const Slot& s : old) {
+      if (!s.id.empty()) slots_[Find(s.id)] = s;
+    }
+  }
+  std::vector<Slot> slots_;
+  size_t size_ = 0;
+};
 
 // The embedded catalog of `file`, as ParseMessages reads it, without copying: ids and texts are
 // views into the embedded text; only a text with an escape is unescaped, into `unescaped`, which
@@ -55,9 +98,8 @@ Table BuildTable(std::string_view file, std::vector<std::string>& unescaped) {
   for (size_t i = 0; i < kEmbeddedMessagesCount; ++i) {
     if (kEmbeddedMessages[i].name == file) text = kEmbeddedMessages[i].text;
   }
-  Table table;
-  table.reserve(text.size() / 64);  // about one message per 64 bytes (reading every byte to count costs more)
-  std::vector<size_t> escaped;  // rows whose text is in `unescaped`
+  Table table(text.size() / 64);  // about one message per 64 bytes (reading every byte to count costs more)
+  std::vector<std::string_view> escaped;  // ids whose text is in `unescaped`
   while (!text.empty()) {
     size_t nl = text.find('\n');
     std::string_view line = text.substr(0, nl);
@@ -65,17 +107,15 @@ Table BuildTable(std::string_view file, std::vector<std::string>& unescaped) {
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
     if (Trim(line).empty() || line.front() == '#') continue;
     size_t tab = line.find('\t');
-    if (tab == std::string_view::npos || tab == 0) return {};
+    if (tab == std::string_view::npos || tab == 0) return Table();
     std::string_view body = line.substr(tab + 1);
+    if (!table.Add(line.substr(0, tab), body)) continue;  // the first entry of an id counts
     if (body.find('\\') != std::string_view::npos) {
-      escaped.push_back(table.size());
+      escaped.push_back(line.substr(0, tab));
       unescaped.push_back(Unescape(body));
     }
-    table.emplace_back(line.substr(0, tab), body);
   }
-  for (size_t i = 0; i < escaped.size(); ++i) table[escaped[i]].second = unescaped[i];
-  auto by_id = [](const auto& a, const auto& b) { return a.first < b.first; };
-  if (!std::is_sorted(table.begin(), table.end(), by_id)) std::stable_sort(table.begin(), table.end(), by_id);
+  for (size_t i = 0; i < escaped.size(); ++i) table.Set(escaped[i], unescaped[i]);  // `unescaped` no longer grows
   return table;
 }
 
@@ -93,8 +133,7 @@ const Table& TableFor(Lang lang) {
 
 // The text of `id` (its first entry), or nullptr.
 const std::string_view* FindText(const Table& table, std::string_view id) {
-  auto it = std::lower_bound(table.begin(), table.end(), id, [](const auto& e, std::string_view key) { return e.first < key; });
-  return it != table.end() && it->first == id ? &it->second : nullptr;
+  return table.Get(id);
 }
 
 }  // namespace

@@ -32,7 +32,7 @@ bool IsOpening(uint32_t cp) { return cp == 0xff08 || cp == 0x300c || cp == 0x300
 
 // A piece of a line between two places it may break, and the spaces before it.
 struct Piece {
-  std::string text;
+  std::string_view text;  // a view into the line
   size_t spaces = 0;
 };
 
@@ -58,8 +58,9 @@ std::vector<Piece> Pieces(std::string_view s) {
     }
     bool wide = !escape && IsWide(cp);
     bool joins = !out.empty() && !space && (escape || glue || (wide ? IsClosing(cp) : !last_wide));
-    if (joins) out.back().text.append(s.substr(i, len));
-    else out.push_back(Piece{std::string(s.substr(i, len)), space});
+    // A piece grows by the bytes that follow it (no space between).
+    if (joins) out.back().text = std::string_view(out.back().text.data(), out.back().text.size() + len);
+    else out.push_back(Piece{s.substr(i, len), space});
     if (!escape) {
       last_wide = wide;
       glue = wide && IsOpening(cp);
@@ -75,7 +76,9 @@ std::vector<Piece> Pieces(std::string_view s) {
 std::string WrapLine(std::string_view line, size_t width, std::string_view cont_indent) {
   size_t lead = line.find_first_not_of(' ');
   if (lead == std::string_view::npos) return std::string(line) + "\n";
-  std::string out(line.substr(0, lead)), current = out;
+  // A line that fits is itself (the pieces and their spaces, laid out, are the line again).
+  if (line.back() != ' ' && DisplayWidth(line) <= width) return std::string(line) + "\n";
+  std::string out(line.substr(0, lead));
   size_t used = lead;
   bool empty = true;  // nothing but the indent on the current line
   for (const Piece& p : Pieces(line.substr(lead))) {

@@ -122,9 +122,9 @@ class EnvCacheTest : public ::testing::Test {
     for (const auto& entry : stdfs::directory_iterator(cache_)) {
       std::ifstream in(entry.path());
       std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-      std::string key = text.substr(text.find("\"key\":\"") + 7);
-      key = nlohmann::json::parse("\"" + key.substr(0, key.find("\",\"")) + "\"").get<std::string>();
-      auto scan = DecodeEnvScan(key, text);
+      std::optional<std::string> key = EnvScanKey(text);
+      EXPECT_TRUE(key.has_value()) << entry.path();
+      auto scan = DecodeEnvScan(key.value_or(""), text);
       EXPECT_TRUE(scan.has_value()) << entry.path();
       if (scan) out.insert(out.end(), scan->deps.begin(), scan->deps.end());
     }
@@ -322,9 +322,119 @@ TEST_F(EnvCacheTest, DamagedOrForeignEntriesAreIgnoredAndReplaced) {
   damage([](std::string t) { return t.substr(0, 0); });
   damage([](std::string t) {  // a valid entry of another key, under this name
     std::string body = t.substr(t.find('\n', 22) + 1);
-    body.replace(body.find("\"key\":\"") + 7, 9, "CUDAMATCH");
-    return "cudamatch-env-cache 1\n" + EnvCacheChecksum(body) + "\n" + body;
+    body.replace(body.find(':') + 1, 9, "CUDAMATCH");  // the key, the entry's first value
+    return "cudamatch-env-cache 2\n" + EnvCacheChecksum(body) + "\n" + body;
   });
+}
+
+// Every field an entry keeps comes back as it went in, bytes that are not UTF-8 and the format's
+// own marks inside strings included; a payload cut anywhere, or with a byte more, is unreadable
+// (not a crash, not a shorter entry), even with a checksum that fits it.
+TEST(EnvCacheCodec, KeepsEveryFieldAndRejectsEveryCutPayload) {
+  EnvScan scan;
+  PackageInfo torch;
+  torch.name = "torch";
+  torch.version = Pep440::Parse("2.4.0rc1.post2.dev3+cu121.local").value();
+  torch.version_source = "/env/lib/python3.11/site-packages/torch-2.4.0.dist-info/METADATA";
+  torch.metadata_version = "2.4.0";
+  torch.cuda = CudaVersion::Parse("12.1.105").value();
+  torch.cuda_source = "torch/version.py: cuda = '12.1'";
+  torch.cuda_origin = Origin::kObserved;
+  torch.hip = "6.2.4";
+  torch.location = std::string("/home/\xff\xfe/s3:i7;l2;/site-packages/torch");
+  torch.nvidia_requirements = {"nvidia-cudnn-cu12==9.1.0.70", ""};
+  torch.bundled_libs = {"torch/lib/libcudnn.so.9"};
+  BinaryInfo lib;
+  lib.path = "torch/lib/libtorch_cuda.so";
+  lib.code = FatbinCode{{50, 60, 70, 75, 80, 86, 90}, {90}, {90}, {}, {100}, {120}, 3, 1234, 1200, 2, 1, true};
+  lib.needed = {"libcudart.so.12", "libcudnn.so.9"};
+  lib.rpath = {"$ORIGIN/../../nvidia/cudnn/lib"};
+  lib.runpath = {"$ORIGIN"};
+  lib.error = "";
+  torch.binaries = {lib, BinaryInfo{"torch/lib/libc10_cuda.so", std::nullopt, {}, {}, {}, "short read"}};
+  scan.packages["torch"] = torch;
+  PackageInfo cpu;
+  cpu.name = "torchvision";
+  cpu.cuda_none = true;
+  scan.packages["torchvision"] = cpu;
+  scan.extensions.push_back(ExtensionInfo{"flash-attn", Pep440::Parse("2.6.3").value(), "/m/METADATA", {"torch==2.4.0"}, {lib}});
+  scan.package_trail = {Evidence{"python", "/env/bin/python3", Evidence::Outcome::kFound, "3.11.9"}};
+  scan.torch_trail = {Evidence{"binaries", "libtorch_cuda.so", Evidence::Outcome::kError, "n5"}};
+  scan.extension_trail = {Evidence{"binaries", "x", Evidence::Outcome::kSkipped, ""}};
+  FileSig dep;
+  dep.path = "/env/lib/python3.11/site-packages";
+  dep.follow = false;
+  dep.info.type = FileType::kDirectory;
+  dep.info.size = 4096;
+  dep.info.device = UINT64_MAX;
+  dep.info.inode = 1311;
+  dep.info.mtime_ns = 1764650000123456789;
+  dep.info.ctime_ns = -1;
+  scan.deps = {dep};
+
+  std::optional<std::string> text = EncodeEnvScan("key 1", scan);
+  ASSERT_TRUE(text.has_value());
+  EXPECT_EQ(EnvScanKey(*text), "key 1");
+  EXPECT_FALSE(DecodeEnvScan("key 2", *text).has_value());
+  std::optional<EnvScan> back = DecodeEnvScan("key 1", *text);
+  ASSERT_TRUE(back.has_value());
+  ASSERT_EQ(back->packages.size(), 2u);
+  const PackageInfo& t = back->packages.at("torch");
+  EXPECT_EQ(t.version->ToString(), torch.version->ToString());
+  EXPECT_EQ(t.version_source, torch.version_source);
+  EXPECT_EQ(t.metadata_version, "2.4.0");
+  EXPECT_EQ(t.cuda->ToString(), "12.1.105");
+  EXPECT_EQ(t.cuda_source, torch.cuda_source);
+  EXPECT_EQ(t.cuda_origin, Origin::kObserved);
+  EXPECT_EQ(t.hip, "6.2.4");
+  EXPECT_EQ(t.location, torch.location);
+  EXPECT_EQ(t.nvidia_requirements, torch.nvidia_requirements);
+  EXPECT_EQ(t.bundled_libs, torch.bundled_libs);
+  ASSERT_EQ(t.binaries.size(), 2u);
+  ASSERT_TRUE(t.binaries[0].code.has_value());
+  const FatbinCode& c = *t.binaries[0].code;
+  EXPECT_EQ(c.sass, lib.code->sass);
+  EXPECT_EQ(c.ptx, lib.code->ptx);
+  EXPECT_EQ(c.sass_a, lib.code->sass_a);
+  EXPECT_EQ(c.ptx_a, lib.code->ptx_a);
+  EXPECT_EQ(c.sass_f, lib.code->sass_f);
+  EXPECT_EQ(c.ptx_f, lib.code->ptx_f);
+  EXPECT_EQ(std::vector<uint64_t>({c.containers, c.entries, c.compressed, c.other, c.sampled}),
+            std::vector<uint64_t>({3, 1234, 1200, 2, 1}));
+  EXPECT_TRUE(c.partial);
+  EXPECT_EQ(t.binaries[0].needed, lib.needed);
+  EXPECT_EQ(t.binaries[0].rpath, lib.rpath);
+  EXPECT_EQ(t.binaries[0].runpath, lib.runpath);
+  EXPECT_FALSE(t.binaries[1].code.has_value());
+  EXPECT_EQ(t.binaries[1].error, "short read");
+  EXPECT_TRUE(back->packages.at("torchvision").cuda_none);
+  EXPECT_FALSE(back->packages.at("torchvision").version.has_value());
+  ASSERT_EQ(back->extensions.size(), 1u);
+  EXPECT_EQ(back->extensions[0].torch_pins, std::vector<std::string>{"torch==2.4.0"});
+  EXPECT_EQ(back->extensions[0].libs.size(), 1u);
+  ASSERT_EQ(back->torch_trail.size(), 1u);
+  EXPECT_EQ(back->torch_trail[0].outcome, Evidence::Outcome::kError);
+  EXPECT_EQ(back->extension_trail[0].outcome, Evidence::Outcome::kSkipped);
+  EXPECT_EQ(back->package_trail[0].detail, "3.11.9");
+  ASSERT_EQ(back->deps.size(), 1u);
+  EXPECT_EQ(back->deps[0].path, dep.path);
+  EXPECT_FALSE(back->deps[0].follow);
+  EXPECT_EQ(back->deps[0].info.type, FileType::kDirectory);
+  EXPECT_EQ(back->deps[0].info.device, UINT64_MAX);
+  EXPECT_EQ(back->deps[0].info.mtime_ns, dep.info.mtime_ns);
+  EXPECT_EQ(back->deps[0].info.ctime_ns, -1);
+  // The same entry written again is the same text.
+  EXPECT_EQ(EncodeEnvScan("key 1", *back), text);
+
+  std::string head = "cudamatch-env-cache 2\n";
+  ASSERT_EQ(text->substr(0, head.size()), head);
+  std::string payload = text->substr(head.size() + 17);
+  auto framed = [&](const std::string& p) { return head + EnvCacheChecksum(p) + "\n" + p; };
+  EXPECT_TRUE(DecodeEnvScan("key 1", framed(payload)).has_value());
+  for (size_t cut = 0; cut < payload.size(); ++cut) {
+    EXPECT_FALSE(DecodeEnvScan("key 1", framed(payload.substr(0, cut))).has_value()) << cut;
+  }
+  EXPECT_FALSE(DecodeEnvScan("key 1", framed(payload + "n")).has_value());
 }
 
 TEST(EnvCacheStore, MadePrivateAndRefusesPlantedLinksAndOpenDirectories) {

@@ -239,5 +239,51 @@ TEST(Query, Mirrors) {
   EXPECT_EQ(FindMirror(TheCatalog(), "https://example.com/simple"), nullptr);
 }
 
+// The variants of one release, read from the unparsed table (only that release's rows) and from
+// the parsed table, are the same rows in the same order, for every release and platform, for
+// version texts written otherwise (1.13 for 1.13.0) and with a local label.
+TEST(Query, VariantsOfOneReleaseReadInPartsAreTheParsedTablesRows) {
+  std::vector<Pep440> asked;
+  for (const TorchRelease& t : TheCatalog().torch) asked.push_back(t.torch);
+  asked.push_back(V("1.13"));
+  asked.push_back(V("2.3.1+cu121"));
+  asked.push_back(V("2.3.1.post1"));
+  asked.push_back(V("9.9.9"));
+  size_t compared = 0;
+  for (const Pep440& v : asked) {
+    for (std::string_view platform : CatalogPlatforms()) {
+      Catalog fresh = ParseCatalog(EmbeddedCatalogFiles()).value();
+      std::vector<const TorchVariant*> parts = VariantsOf(fresh, v, platform);
+      EXPECT_FALSE(fresh.torch_variants.parsed()) << v.ToString();
+      std::vector<const TorchVariant*> whole = VariantsOf(TheCatalog(), v, platform);
+      ASSERT_EQ(parts.size(), whole.size()) << v.ToString() << " " << platform;
+      for (size_t i = 0; i < parts.size(); ++i) {
+        EXPECT_EQ(parts[i]->variant.tag, whole[i]->variant.tag);
+        EXPECT_EQ(parts[i]->torch, whole[i]->torch);
+        EXPECT_EQ(parts[i]->prov.line, whole[i]->prov.line);
+        EXPECT_EQ(parts[i]->cudnn, whole[i]->cudnn);
+        EXPECT_EQ(parts[i]->arch_list.has_value(), whole[i]->arch_list.has_value());
+        if (parts[i]->arch_list && whole[i]->arch_list) EXPECT_EQ(parts[i]->arch_list->size(), whole[i]->arch_list->size());
+        EXPECT_EQ(parts[i]->pypi_default, whole[i]->pypi_default);
+        ++compared;
+      }
+    }
+  }
+  EXPECT_GT(compared, 400u);  // every row of the table is some release's
+  EXPECT_EQ(VariantsOf(TheCatalog(), V("1.13"), "linux-x86_64").size(),
+            VariantsOf(TheCatalog(), V("1.13.0"), "linux-x86_64").size());
+}
+
+// After a few releases read in parts, the next question parses the whole table once.
+TEST(Query, ManyReleasesAskedParseTheWholeTableOnce) {
+  Catalog fresh = ParseCatalog(EmbeddedCatalogFiles()).value();
+  size_t asked = 0;
+  for (const TorchRelease& t : TheCatalog().torch) {
+    VariantsOf(fresh, t.torch, "linux-x86_64");
+    if (++asked == 10) break;
+  }
+  EXPECT_TRUE(fresh.torch_variants.parsed());
+}
+
 }  // namespace
 }  // namespace cudamatch
