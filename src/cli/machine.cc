@@ -172,7 +172,7 @@ Result<MachineProbe> ProbeMachine(const MachineOptions& opt, const Context& ctx)
     in.self_exe = host.self_exe;
   }
   m.snapshot = TakeSnapshot(in);
-  if (m.dir_proofs != nullptr) {
+  if (m.dir_proofs != nullptr && !m.dir_proofs->Unchanged()) {
     std::string proofs = m.dir_proofs->Save();
     if (m.dir_proofs->Differs(proofs)) store->Put(DirProofsName(m.fs->root()), proofs);
   }

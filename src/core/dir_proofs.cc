@@ -134,6 +134,17 @@ std::string DirProofs::Save() const {
   return std::string(kMagic) + "\n" + Hex(Fnv1a(body)) + "\n" + body;
 }
 
+bool DirProofs::Unchanged() const {
+  if (next_.size() != earlier_.size()) return false;
+  for (const auto& [path, p] : next_) {
+    auto it = earlier_.find(path);
+    if (it == earlier_.end()) return false;
+    const DirProof& e = it->second;
+    if (!Same(e.dir, p.dir) || e.missing != p.missing || e.listed != p.listed || e.names != p.names) return false;
+  }
+  return true;
+}
+
 bool DirProofs::Trusted(const FileInfo& info) const {
   return info.type == FileType::kDirectory && info.inode != 0 && info.mtime_ns != 0 && info.ctime_ns != 0 &&
          info.mtime_ns < now_ns_ - racy_ns_ && info.ctime_ns < now_ns_ - racy_ns_;

@@ -43,6 +43,8 @@ class DirProofs {
   std::string Save() const;
   // Whether `saved` (what Save() gave) differs from what was loaded.
   bool Differs(const std::string& saved) const { return saved != loaded_; }
+  // Whether this run used and learned exactly what was loaded: then there is nothing to save.
+  bool Unchanged() const;
 
   // Whether `name` is known absent from `dir`, whose stat this run is `now`.
   bool ProvesMissing(std::string_view dir, const FileInfo& now, std::string_view name);

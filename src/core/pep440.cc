@@ -175,7 +175,37 @@ std::strong_ordering ComparePublic(const Pep440& a, const Pep440& b) {
 
 }  // namespace
 
+namespace {
+
+// "2.3.1": digits and single dots only, the form of nearly every version read; nullopt for
+// anything else, which the general parser reads.
+std::optional<Pep440> PlainRelease(std::string_view text) {
+  if (text.empty() || text.size() > 64) return std::nullopt;
+  Pep440 v;
+  v.release.reserve(static_cast<size_t>(std::count(text.begin(), text.end(), '.')) + 1);
+  int64_t n = 0;
+  size_t digits = 0;
+  for (char ch : text) {
+    if (ch >= '0' && ch <= '9') {
+      if (++digits > 18) return std::nullopt;
+      n = n * 10 + (ch - '0');
+    } else if (ch == '.' && digits > 0) {
+      v.release.push_back(n);
+      n = 0;
+      digits = 0;
+    } else {
+      return std::nullopt;
+    }
+  }
+  if (digits == 0) return std::nullopt;
+  v.release.push_back(n);
+  return v;
+}
+
+}  // namespace
+
 Result<Pep440> Pep440::Parse(std::string_view text) {
+  if (auto plain = PlainRelease(text)) return std::move(*plain);
   std::string_view trimmed = Trim(text);
   if (trimmed.empty() || trimmed.size() > kMaxVersionText) return Malformed("version", text);
   std::string lower = ToLower(trimmed);

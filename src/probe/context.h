@@ -17,6 +17,14 @@ namespace cudamatch {
 
 // Read caps: nothing a probe reads is unbounded.
 inline constexpr size_t kSmallFileCap = 64 * 1024;
+inline constexpr size_t kHeaderHeadCap = 16 * 1024;  // the head of a header, read before the rest
+
+// `text` read with a cap of `cap` bytes, without its last line when the cap may have cut it.
+inline std::string_view WholeLines(std::string_view text, size_t cap) {
+  if (text.size() < cap) return text;
+  size_t nl = text.rfind('\n');
+  return nl == std::string_view::npos ? std::string_view() : text.substr(0, nl + 1);
+}
 inline constexpr size_t kMetadataCap = 256 * 1024;
 
 class EnvCache;  // env_cache.h

@@ -31,7 +31,11 @@ std::string_view Unquote(std::string_view v) {
 
 // "#define NAME 123" -> 123
 std::optional<int64_t> DefineValue(std::string_view text, std::string_view name) {
-  for (std::string_view line : Lines(text)) {
+  for (size_t start = 0; start < text.size();) {  // line by line, without a list of them
+    size_t nl = text.find('\n', start);
+    std::string_view line = text.substr(start, nl == std::string_view::npos ? std::string_view::npos : nl - start);
+    start = nl == std::string_view::npos ? text.size() : nl + 1;
+    if (line.find('#') == std::string_view::npos) continue;
     line = Trim(line);
     if (!StartsWith(line, "#")) continue;
     line = Trim(line.substr(1));

@@ -64,8 +64,13 @@ void FillVersion(const Fs& fs, ToolkitInfo& t, Trail& trail) {
   for (const char* header : {"/include/cuda.h", "/targets/x86_64-linux/include/cuda.h",
                              "/targets/sbsa-linux/include/cuda.h"}) {
     if (t.version) break;
-    if (auto text = fs.Read(p + header, kSmallFileCap)) {
-      if ((t.version = ParseCudaHeader(*text))) t.version_source = p + header;
+    // CUDA_VERSION is defined in the first few KiB of cuda.h (byte 14,325 of CUDA 13.0's): the
+    // head is read first, the rest only when the head does not define it.
+    for (size_t cap : {kHeaderHeadCap, kSmallFileCap}) {
+      auto text = fs.Read(p + header, cap);
+      if (!text) break;
+      if ((t.version = ParseCudaHeader(WholeLines(*text, cap)))) t.version_source = p + header;
+      if (t.version || text->size() < cap) break;
     }
   }
   if (!t.version) t.version = VersionFromDistInfo(fs, p + "/dist-info", &t.version_source);

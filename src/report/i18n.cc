@@ -98,7 +98,7 @@ Table BuildTable(std::string_view file, std::vector<std::string>& unescaped) {
   for (size_t i = 0; i < kEmbeddedMessagesCount; ++i) {
     if (kEmbeddedMessages[i].name == file) text = kEmbeddedMessages[i].text;
   }
-  Table table(text.size() / 64);  // about one message per 64 bytes (reading every byte to count costs more)
+  Table table(text.size() / 100);  // about one message per 100 bytes (reading every byte to count costs more)
   std::vector<std::string_view> escaped;  // ids whose text is in `unescaped`
   while (!text.empty()) {
     size_t nl = text.find('\n');

@@ -53,6 +53,7 @@ struct Answers {
   std::vector<std::string> lib;
   int calls = 0;
   std::string saved;
+  bool unchanged = false;  // what DirProofs::Unchanged() said after the run
   bool operator==(const Answers& o) const { return pyvenv == o.pyvenv && lib64_site == o.lib64_site && lib == o.lib; }
 };
 
@@ -66,6 +67,7 @@ Answers Probe(const std::string& prefix, const std::string& earlier, bool use_pr
   a.lib = fs->List(prefix + "/lib").value_or({});
   a.lib64_site = fs->Stat(prefix + "/lib64/python3.11/site-packages").exists();
   a.saved = proofs.Save();
+  a.unchanged = proofs.Unchanged();
   return a;
 }
 
@@ -91,6 +93,27 @@ TEST_F(DirProofsTest, AnUnchangedPrefixIsAnsweredByTheLstatsOfItsDirectories) {
   EXPECT_EQ(warm.calls, 2);  // lstat of the prefix and of lib/: no read, listing or stat below
   EXPECT_GT(cold_.calls, warm.calls);
   EXPECT_EQ(Probe(prefix_, warm.saved).calls, 2);  // what was used is kept
+}
+
+// A run that used and learned what it loaded says so (and has nothing new to save); one that
+// learned something, used less, or loaded nothing does not.
+TEST_F(DirProofsTest, UnchangedOnlyWhenTheRunKeptExactlyWhatItLoaded) {
+  EXPECT_FALSE(cold_.unchanged);
+  Answers warm = Probe(prefix_, cold_.saved);
+  ASSERT_TRUE(warm.unchanged);
+  EXPECT_EQ(warm.saved, cold_.saved);  // so skipping the save loses nothing
+  tmp_.Mkdir("env/lib/python3.12");    // lib/ changed: its listing is learned again
+  WaitATick();
+  Answers changed = Probe(prefix_, warm.saved);
+  EXPECT_FALSE(changed.unchanged);
+  EXPECT_NE(changed.saved, warm.saved);
+  // A run that asks less than the last one keeps less.
+  DirProofs proofs("/", Later(), 0);
+  ASSERT_TRUE(proofs.Load(changed.saved));
+  int calls = 0;
+  auto fs = MakeMemoFs(std::make_unique<CountingFs>(testing::MakeTestFs("/"), &calls), &proofs);
+  fs->LStat(prefix_);
+  EXPECT_FALSE(proofs.Unchanged());
 }
 
 TEST_F(DirProofsTest, WhatIsCreatedAddedOrReplacedIsSeenOnTheNextRun) {

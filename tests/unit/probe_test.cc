@@ -190,6 +190,23 @@ TEST(ToolkitProbe, VersionsAndActiveToolkit) {
   EXPECT_EQ(p.ActiveToolkit()->active_reason, "PATH");
 }
 
+// cuda.h is read by its head first: a CUDA_VERSION past the head is still found, and a define
+// that the head's end cuts ("#define CUDA_VERSION 13" of "13000") is never read as the version.
+TEST(ToolkitProbe, CudaHeaderVersionPastTheHeadOrCutByItIsReadWhole) {
+  for (size_t pad : {size_t{100}, size_t{16 * 1024 - 22}, size_t{16 * 1024 - 25}, size_t{20 * 1024}}) {
+    Machine m;
+    std::string filler = "/* " + std::string(pad > 7 ? pad - 7 : 0, 'x') + " */\n";
+    m.fs.AddFile("/opt/cuda-13.0/include/cuda.h", filler + "#define CUDA_VERSION 13000\n#define CUDA_API_PER_THREAD 1\n");
+    m.fs.AddFile("/opt/cuda-13.0/bin/nvcc", "");
+    ProbeInput in = m.Input(false);
+    in.env["CUDA_HOME"] = "/opt/cuda-13.0";
+    Snapshot s = Take(in);
+    ASSERT_EQ(s.toolkits.size(), 1u) << pad;
+    ASSERT_TRUE(s.toolkits[0].version.has_value()) << pad;
+    EXPECT_EQ(s.toolkits[0].version->ToString(), "13.0") << pad;
+  }
+}
+
 TEST(ToolkitProbe, DanglingCudaLinkIsReportedNotFatal) {
   Machine m;
   m.fs.AddSymlink("/usr/local/cuda", "/usr/local/cuda-11.8");
