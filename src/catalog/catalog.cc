@@ -124,6 +124,17 @@ std::vector<TableSpec> Specs() {
                      g.prov = r.Prov(4, 5);
                      return Done(r, c.gpus, std::move(g));
                    }});
+  specs.push_back({"gpu_hosts.tsv", {"gpu", "host_arch", "source", "notes"},
+                   [](RowReader& r, Catalog& c) {
+                     GpuHost h;
+                     h.gpu = r.Str(0);
+                     if (h.gpu.empty()) r.Fail(0, "empty GPU name");
+                     auto arch = ParseArch(r.Str(1));
+                     if (!arch || ArchName(*arch) != r.Str(1)) r.Fail(1, "unknown host architecture " + Quote(r.Str(1)));
+                     else h.arch = *arch;
+                     h.prov = r.Prov(2, 3);
+                     return Done(r, c.gpu_hosts, std::move(h));
+                   }});
   specs.push_back({"gpu_architectures.tsv",
                    {"architecture", "compute_capabilities", "first_cuda", "last_cuda",
                     "min_driver_branch", "last_driver_branch", "renamed_from", "source", "notes"},
@@ -198,6 +209,7 @@ void DeferTables(std::vector<TableSpec>& specs) {
       {"driver_branches.tsv", DeferTable(&Catalog::branches)},
       {"cuda_targets.tsv", DeferTable(&Catalog::targets)},
       {"gpus.tsv", DeferTable(&Catalog::gpus)},
+      {"gpu_hosts.tsv", DeferTable(&Catalog::gpu_hosts)},
       {"gpu_architectures.tsv", DeferTable(&Catalog::architectures)},
       {"cudnn.tsv", DeferTable(&Catalog::cudnn)},
       {"host_compilers.tsv", DeferTable(&Catalog::host_compilers)},

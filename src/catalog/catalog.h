@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/platform.h"
 #include "core/result.h"
 #include "core/version.h"
 
@@ -115,6 +116,14 @@ struct GpuModel {
   ComputeCapability cc;
   std::string_view architecture;
   std::vector<uint32_t> pci_ids;
+  Provenance prov;
+};
+
+// A GPU that comes only in hosts of one CPU architecture (gpu_hosts.tsv): a Grace superchip or a
+// Jetson module, whose host is the Arm CPU beside the GPU. `gpu` is a gpus.tsv name.
+struct GpuHost {
+  std::string_view gpu;
+  Arch arch = Arch::kAarch64;
   Provenance prov;
 };
 
@@ -299,6 +308,7 @@ struct Catalog {
     std::string full_key;   // letters and digits, lower case
   };
   mutable std::vector<GpuNameKey> gpu_name_keys;
+  Table<GpuHost> gpu_hosts;
   Table<GpuArchitecture> architectures;
   Table<CudnnRelease> cudnn;
   Table<HostCompiler> host_compilers;

@@ -101,12 +101,21 @@ void CheckPairings(const Catalog& c, std::vector<std::string>& out) {
   }
 }
 
+// Every host row names a GPU model of gpus.tsv.
+void CheckGpuHosts(const Catalog& c, std::vector<std::string>& out) {
+  for (const GpuHost& h : c.gpu_hosts) {
+    bool known = std::any_of(c.gpus.begin(), c.gpus.end(), [&](const GpuModel& g) { return g.name == h.gpu; });
+    if (!known) out.push_back(At("gpu_hosts.tsv", h.prov, "GPU " + Quote(h.gpu) + " is not in gpus.tsv"));
+  }
+}
+
 }  // namespace
 
 std::vector<std::string> CheckConsistency(const Catalog& c) {
   std::vector<std::string> out;
   CheckVariants(c, out);
   CheckPairings(c, out);
+  CheckGpuHosts(c, out);
   return out;
 }
 
@@ -125,6 +134,7 @@ std::optional<Error> CheckOrder(const Catalog& c) {
   first(CheckSorted("driver_branches.tsv", c.branches, By([](const DriverBranch& b) { return b.branch; })));
   first(CheckSorted("cuda_targets.tsv", c.targets, [](const CudaTargets& a, const CudaTargets& b) { return a.cuda < b.cuda; }));
   first(CheckSorted("gpus.tsv", c.gpus, [](const GpuModel& a, const GpuModel& b) { return a.name < b.name; }));
+  first(CheckSorted("gpu_hosts.tsv", c.gpu_hosts, [](const GpuHost& a, const GpuHost& b) { return a.gpu < b.gpu; }));
   first(CheckSorted("gpu_architectures.tsv", c.architectures,
                     [](const GpuArchitecture& a, const GpuArchitecture& b) { return a.ccs.front() < b.ccs.front(); }));
   first(CheckSorted("cudnn.tsv", c.cudnn, [](const CudnnRelease& a, const CudnnRelease& b) { return a.first < b.first; }));
@@ -152,6 +162,7 @@ std::optional<Error> CheckAllSources(const Catalog& c) {
                  CheckSources("driver_branches.tsv", c.branches, ids),
                  CheckSources("cuda_targets.tsv", c.targets, ids),
                  CheckSources("gpus.tsv", c.gpus, ids),
+                 CheckSources("gpu_hosts.tsv", c.gpu_hosts, ids),
                  CheckSources("gpu_architectures.tsv", c.architectures, ids),
                  CheckSources("cudnn.tsv", c.cudnn, ids),
                  CheckSources("host_compilers.tsv", c.host_compilers, ids),

@@ -387,6 +387,13 @@ GpuMatch MatchGpuName(const Catalog& c, std::string_view query, bool suggest) {
 
 bool IsJetson(const GpuModel& g) { return StartsWith(g.name, "Jetson "); }
 
+const GpuHost* HostOfGpu(const Catalog& c, std::string_view gpu_name) {
+  for (const GpuHost& h : c.gpu_hosts) {
+    if (h.gpu == gpu_name) return &h;
+  }
+  return nullptr;
+}
+
 std::vector<const GpuModel*> GpusByPciId(const Catalog& c, uint32_t device_id) {
   std::vector<const GpuModel*> out;
   for (const GpuModel& g : c.gpus) {

@@ -102,6 +102,9 @@ std::vector<const GpuModel*> GpusByPciId(const Catalog& c, uint32_t device_id);
 // A Jetson module (NVIDIA names every one "Jetson ..."): an integrated Tegra GPU that PyPI's
 // CUDA wheels, built for discrete GPUs and SBSA servers, do not serve.
 bool IsJetson(const GpuModel& g);
+// The one host CPU architecture a GPU model comes with (gpu_hosts.tsv), null for a GPU that goes
+// into any host.
+const GpuHost* HostOfGpu(const Catalog& c, std::string_view gpu_name);
 const GpuArchitecture* ArchitectureFor(const Catalog& c, const ComputeCapability& cc);
 // The compute capability that `cc` is an earlier CUDA release's name of (10.1 -> 11.0, Thor);
 // nullopt when no architecture lists it in renamed_from.

@@ -23,6 +23,17 @@ struct LookupOptions {
 
 // The platform asked (--os/--arch), else this machine's; the driver given (--driver), else for
 // `lookup gpu` on this machine's platform the driver found on it (under --root, the image's).
+// lookup gpu for a GPU that comes only with one host architecture (gpu_hosts.tsv), --arch not
+// given: answered for that architecture, whatever this machine is.
+void UseGpuHost(const LookupQuery& q, const Context& ctx, LookupTarget& t) {
+  if (q.kind != LookupQuery::Kind::kGpu || !ctx.flags.arch.empty() || t.platform.os != Os::kLinux) return;
+  GpuMatch m = MatchGpuName(ctx.catalog, q.text, false);
+  const GpuHost* host = m.models.empty() ? nullptr : HostOfGpu(ctx.catalog, m.models.front()->name);
+  if (host == nullptr || host->arch == t.platform.arch) return;
+  t.platform.arch = host->arch;
+  t.platform_from_gpu = std::string(m.models.front()->name);
+}
+
 Result<LookupTarget> TargetFor(const LookupOptions& opt, const LookupQuery& q, const Context& ctx) {
   LookupTarget t;
   t.platform = ctx.platform;
@@ -39,10 +50,14 @@ Result<LookupTarget> TargetFor(const LookupOptions& opt, const LookupQuery& q, c
     t.driver = *d;
     t.driver_cuda = MaxCudaForDriver(ctx.catalog, *d, t.platform.os).cuda;
     t.driver_checked = true;
+    UseGpuHost(q, ctx, t);
     return t;
   }
   bool probe = q.kind == LookupQuery::Kind::kGpu && (t.platform_from_machine || opt.machine.root_given);
-  if (!probe) return t;
+  if (!probe) {
+    UseGpuHost(q, ctx, t);
+    return t;
+  }
   auto m = ProbeMachine(opt.machine, ctx);
   if (!m) return Error{m.error()};
   MachineSpec seen = SpecFromSnapshot(m->snapshot, nullptr);
@@ -51,6 +66,7 @@ Result<LookupTarget> TargetFor(const LookupOptions& opt, const LookupQuery& q, c
   t.driver_cuda = seen.driver_cuda;
   t.driver_from_machine = true;
   t.driver_checked = true;
+  UseGpuHost(q, ctx, t);
   return t;
 }
 

@@ -70,6 +70,7 @@ const std::vector<FindingDecl>& FindingTable() {
       {"torch.audio_unpaired", E, CheckPairing, kEnv},
       {"torch.cpu_build", W, CheckCpuBuild, kEnv},
       {"torch.cpu_build_driver", W, CheckCpuBuild, kEnv},
+      {"torch.cpu_build_pypi_aarch64", W, CheckCpuBuild, kEnv},
       {"torch.rocm_on_nvidia", E, CheckRocmBuild, kEnv},
       {"torch.python_unsupported", W, CheckTorchPython, kEnv},
       {"toolkit.nvcc_major", W, CheckNvccMajor, kEnv},

@@ -160,14 +160,39 @@ void CheckCpuBuildWindowsDriver(const Snapshot& s, std::vector<Finding>& out) {
   });
 }
 
+// The first release whose plain `pip install torch` gets a CUDA build on this platform.
+const TorchRelease* FirstCudaPypiDefault(const Catalog& c, std::string_view platform) {
+  for (const TorchRelease& t : c.torch) {
+    const TorchVariant* v = PypiDefaultVariant(c, t, platform);
+    if (v != nullptr && v->variant.is_cuda()) return &t;
+  }
+  return nullptr;
+}
+
+// A CPU build without a local label on Linux aarch64 (download.pytorch.org's builds carry one):
+// PyPI's own wheel, what plain `pip install torch` gives a GH200, GB200 or DGX Spark while the
+// release's PyPI default there is not a CUDA build (the catalog's pypi_default, CPU or unknown).
+bool PypiCpuDefaultOnArm(const Snapshot& s, const Catalog& c, const PackageInfo& torch) {
+  if (s.platform.os != Os::kLinux || s.platform.arch != Arch::kAarch64 || !torch.version->LocalLabel().empty()) return false;
+  const TorchRelease* release = FindTorch(c, *torch.version);
+  const TorchVariant* v = release == nullptr ? nullptr : PypiDefaultVariant(c, *release, s.platform.Name());
+  return release != nullptr && (v == nullptr || v->variant.kind == Variant::Kind::kCpu);
+}
+
 }  // namespace
 
-void CheckCpuBuild(const Snapshot& s, const Catalog&, const PlanQuery&, std::vector<Finding>& out) {
+void CheckCpuBuild(const Snapshot& s, const Catalog& c, const PlanQuery&, std::vector<Finding>& out) {
   if (s.gpus.empty()) return CheckCpuBuildWindowsDriver(s, out);
   ForEachTorch(s, [&](const PythonEnv& env, const PackageInfo& torch) {
     if (!IsCpuBuild(torch)) return;
-    out.push_back(EmitFor(s, env, "torch.cpu_build",
-                          {{"env", env.prefix}, {"torch", torch.version->ToString()}, {"gpu", s.gpus.front().name}},
+    MessageArgs args = {{"env", env.prefix}, {"torch", torch.version->ToString()}, {"gpu", s.gpus.front().name}};
+    bool arm_default = PypiCpuDefaultOnArm(s, c, torch);
+    if (arm_default) {
+      const TorchRelease* first = FirstCudaPypiDefault(c, s.platform.Name());
+      args.push_back({"platform", s.platform.Name()});
+      args.push_back({"first", first != nullptr ? ArgValue(first->torch.Public()) : std::nullopt});
+    }
+    out.push_back(EmitFor(s, env, arm_default ? "torch.cpu_build_pypi_aarch64" : "torch.cpu_build", std::move(args),
                           {TorchEvidence(env, torch), NvidiaGpus(s)},
                           "layers", Need(RemedyNeed::Kind::kTorchBuild)));
   });

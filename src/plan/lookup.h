@@ -24,6 +24,7 @@ struct LookupQuery {
 struct LookupTarget {
   Platform platform;
   bool platform_from_machine = false;      // neither --os nor --arch given
+  std::string platform_from_gpu;           // lookup gpu without --arch: the GPU whose host architecture it is (gpu_hosts.tsv)
   std::optional<PyVersion> python;         // --python; nullopt: any Python
   std::optional<DriverVersion> driver;     // --driver, or this machine's (lookup gpu)
   std::optional<CudaVersion> driver_cuda;  // the CUDA that driver serves

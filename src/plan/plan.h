@@ -27,6 +27,14 @@ struct MachineSpec {
   std::string jetson_model, jetson_l4t;    // "NVIDIA Jetson AGX Orin Developer Kit", "36.3.0"
   std::optional<PyVersion> python;
   Platform platform;
+  // A GPU given that comes only with one host architecture (a Grace superchip, a Jetson module:
+  // gpu_hosts.tsv), and whether that architecture chose `platform` (no --arch, nothing probed).
+  struct GpuHostNote {
+    std::string gpu;  // "NVIDIA GH200"
+    Arch arch = Arch::kAarch64;
+  };
+  std::optional<GpuHostNote> gpu_host;
+  bool platform_from_gpu = false;
   SpecifierSet torch;                      // --torch "==1.13.*"; empty = any
   std::optional<Variant> variant;          // only this wheel variant (cu121); nullopt = any
   bool require_full_driver = false;        // reject variants that run only through minor-version compatibility

@@ -20,6 +20,12 @@ void DropGpu(MachineSpec& s) {
 
 PlatformGate GatePlatform(const MachineSpec& asked) {
   PlatformGate gate{asked, {}};
+  if (asked.gpu_host && asked.gpu_host->arch != asked.platform.arch) {
+    Platform host{asked.platform.os, asked.gpu_host->arch};
+    gate.notes.push_back({"caveat.gpu_host_arch", {{"gpu", asked.gpu_host->gpu}, {"host", host.Name()},
+                                                   {"platform", asked.platform.Name()},
+                                                   {"arch", std::string(ArchName(asked.gpu_host->arch))}}});
+  }
   if (asked.platform.os == Os::kMacos) {
     gate.notes.push_back({AsksForGpu(asked) ? "caveat.macos_no_cuda_gpu" : "caveat.macos_no_cuda", {}});
     DropGpu(gate.spec);

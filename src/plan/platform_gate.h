@@ -3,7 +3,9 @@
 //   Jetson (Linux aarch64, Tegra): PyPI's aarch64 CUDA wheels are built for SBSA servers
 //     (GH200, GB200, DGX Spark), not for Jetson's integrated GPU; NVIDIA publishes Jetson wheels
 //     per JetPack release, a correspondence the catalog does not hold.
-// On those platforms the plan is made as for a machine without an NVIDIA GPU, and says why.
+//   A GPU that comes only with another host architecture (a GH200 asked for with --arch x86_64,
+//     or beside a probed x86_64 machine): planned as asked, with a caveat that says so.
+// On macOS and Jetson the plan is made as for a machine without an NVIDIA GPU, and says why.
 #pragma once
 
 #include <vector>

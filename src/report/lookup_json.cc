@@ -10,6 +10,7 @@ namespace {
 void TargetJson(const LookupTarget& t, Json& j) {
   j["platform"] = t.platform.Name();
   j["platform_from"] = t.platform_from_machine ? "machine" : "flags";
+  j["platform_from_gpu"] = t.platform_from_gpu.empty() ? Json(nullptr) : Json(t.platform_from_gpu);
   j["python"] = OptString(t.python);
   j["driver_checked"] = t.driver_checked;
   j["driver"] = t.driver ? Json(t.driver->text) : Json(nullptr);

@@ -216,7 +216,8 @@ std::string PickText(const TorchPick& p, Lang L) {
 // "For linux-x86_64 (this machine), any Python, driver 535.261.03 (CUDA 12.2, found on this machine)".
 std::string TargetLine(const LookupTarget& t, bool with_driver, Lang L) {
   std::string platform = t.platform.Name();
-  if (t.platform_from_machine) platform = Tr(L, "lookup.for.platform_machine", {{"platform", platform}});
+  if (!t.platform_from_gpu.empty()) platform = Tr(L, "spec.platform_from_gpu", {{"platform", platform}, {"gpu", t.platform_from_gpu}});
+  else if (t.platform_from_machine) platform = Tr(L, "lookup.for.platform_machine", {{"platform", platform}});
   std::string python = t.python ? Tr(L, "lookup.for.python", {{"python", t.python->ToString()}}) : Tr(L, "lookup.for.any_python");
   std::string cuda = t.driver_cuda ? t.driver_cuda->MajorMinor() : Tr(L, "common.unknown");
   std::string driver = !t.driver_checked ? Tr(L, "lookup.for.driver_not_checked")

@@ -21,7 +21,11 @@ std::string SpecSummary(const MachineSpec& spec, Lang lang) {
   if (!spec.python) parts.push_back(Tr(lang, "spec.python_any"));
   else if (spec.python_from.empty()) parts.push_back("Python " + spec.python->ToString());
   else parts.push_back(Tr(lang, "spec.python_from", {{"python", spec.python->ToString()}, {"path", spec.python_from}}));
-  parts.push_back(spec.platform.Name());
+  if (spec.platform_from_gpu && spec.gpu_host) {
+    parts.push_back(Tr(lang, "spec.platform_from_gpu", {{"platform", spec.platform.Name()}, {"gpu", spec.gpu_host->gpu}}));
+  } else {
+    parts.push_back(spec.platform.Name());
+  }
   if (!spec.torch.text.empty()) parts.push_back("torch" + spec.torch.text + (spec.variant ? "+" + spec.variant->tag : ""));
   return Join(parts, Tr(lang, "common.list_sep"));
 }
@@ -145,6 +149,7 @@ Json PlanJson(const Plan& plan, const MachineSpec& spec) {
   machine["compute_capabilities"] = gpus;
   machine["python"] = OptString(spec.python);
   machine["platform"] = spec.platform.Name();
+  machine["platform_from_gpu"] = spec.platform_from_gpu && spec.gpu_host ? Json(spec.gpu_host->gpu) : Json(nullptr);
   machine["interpreter"] = OptText(spec.interpreter);
   machine["externally_managed"] = OptText(spec.externally_managed);
   j["machine"] = machine;

@@ -70,6 +70,7 @@ TEST(Catalog, RowsAreSortedAndUnique) {
   ExpectStrictlyIncreasing(c.branches, [](const auto& r) { return r.branch; }, "driver_branches");
   ExpectStrictlyIncreasing(c.targets, [](const auto& r) { return r.cuda; }, "cuda_targets");
   ExpectStrictlyIncreasing(c.gpus, [](const auto& r) { return r.name; }, "gpus");
+  ExpectStrictlyIncreasing(c.gpu_hosts, [](const auto& r) { return r.gpu; }, "gpu_hosts");
   ExpectStrictlyIncreasing(c.architectures, [](const auto& r) { return r.ccs.front(); }, "gpu_architectures");
   ExpectStrictlyIncreasing(c.cudnn, [](const auto& r) { return r.first; }, "cudnn");
   ExpectStrictlyIncreasing(c.host_compilers, [](const auto& r) { return r.cuda; }, "host_compilers");
@@ -113,6 +114,7 @@ TEST(Catalog, EveryRowCarriesAResolvableSource) {
   ExpectSourced(c.branches, ids, "driver_branches");
   ExpectSourced(c.targets, ids, "cuda_targets");
   ExpectSourced(c.gpus, ids, "gpus");
+  ExpectSourced(c.gpu_hosts, ids, "gpu_hosts");
   ExpectSourced(c.architectures, ids, "gpu_architectures");
   ExpectSourced(c.cudnn, ids, "cudnn");
   ExpectSourced(c.host_compilers, ids, "host_compilers");

@@ -1,0 +1,163 @@
+// Grace superchips (GH200, GB200), DGX Spark (GB10) and containers without GPU access: each test
+// is built from the public thread cited above it, run through the binary.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "catalog/checks.h"
+#include "catalog/query.h"
+#include "core/text.h"
+#include "tests/unit/test_util.h"
+
+namespace cudamatch {
+namespace {
+
+using nlohmann::json;
+using testing::RunCudamatch;
+
+std::string Machine(const std::string& m) { return testing::SourceDir() + "/tests/fixtures/machines/" + m; }
+
+std::vector<std::string> MachineEnv(const std::string& m) {
+  std::vector<std::string> env;
+  std::string text = testing::ReadSource("tests/fixtures/machines/" + m + "/env");
+  for (std::string_view line : Split(text, '\n')) {
+    if (!line.empty() && line[0] != '#') env.emplace_back(line);
+  }
+  env.emplace_back(testing::kGoldenNow);
+  return env;
+}
+
+json Doctor(const std::string& m) {
+  testing::RunResult r = RunCudamatch({"doctor", "--root", Machine(m) + "/root", "--json"}, MachineEnv(m));
+  return json::parse(r.out);
+}
+
+std::vector<std::string> FindingIds(const json& doctor) {
+  std::vector<std::string> ids;
+  for (const json& f : doctor["findings"]) ids.push_back(f["id"].get<std::string>());
+  return ids;
+}
+
+json RunJson(std::vector<std::string> args) {
+  args.push_back("--json");
+  return json::parse(RunCudamatch(args, {"LANG=C.UTF-8", std::string(testing::kGoldenNow)}).out);
+}
+
+TEST(GpuHosts, GraceAndJetsonGpusComeOnlyWithAarch64Hosts) {
+  const Catalog& c = testing::TheCatalog();
+  for (const char* gpu : {"NVIDIA GH200", "NVIDIA GH200 480GB", "NVIDIA GB200", "NVIDIA GB10", "Jetson AGX Orin"}) {
+    const GpuHost* h = HostOfGpu(c, gpu);
+    ASSERT_NE(h, nullptr) << gpu;
+    EXPECT_EQ(h->arch, Arch::kAarch64) << gpu;
+  }
+  EXPECT_EQ(HostOfGpu(c, "NVIDIA H100 SXM5 80GB"), nullptr);
+  EXPECT_TRUE(CheckConsistency(c).empty());
+}
+
+// https://github.com/pytorch/pytorch/issues/134790: on arm64 the PyPI torch 2.4.0 had no CUDA;
+// the answer was the aarch64 CUDA wheels of download.pytorch.org's per-CUDA indexes. `plan --gpu
+// GH200` without --arch plans those, and says the architecture came from the GPU.
+TEST(GpuHosts, PlanWithoutArchTakesTheGraceHostsArchitecture) {
+  json j = RunJson({"plan", "--no-detect", "--gpu", "GH200", "--driver", "570.124.06"});
+  EXPECT_EQ(j["machine"]["platform"], "linux-aarch64");
+  EXPECT_EQ(j["machine"]["platform_from_gpu"], "NVIDIA GH200");
+  EXPECT_EQ(j["variant"], "cu126");
+  EXPECT_NE(j["commands"]["pip"].get<std::string>().find("https://download.pytorch.org/whl/cu126"), std::string::npos);
+  for (const char* lang : {"en", "zh"}) {
+    std::string out = RunCudamatch({"plan", "--no-detect", "--gpu", "GH200", "--driver", "570.124.06", "--lang", lang}).out;
+    EXPECT_NE(out.find(std::string(lang) == "en" ? "linux-aarch64, from the GPU NVIDIA GH200" : "linux-aarch64（由 GPU NVIDIA GH200 推定）"),
+              std::string::npos) << out;
+  }
+  // A GPU that goes into any host changes nothing.
+  json h100 = RunJson({"plan", "--no-detect", "--gpu", "H100 SXM", "--driver", "570.124.06"});
+  EXPECT_EQ(h100["machine"]["platform"], "linux-x86_64");
+  EXPECT_TRUE(h100["machine"]["platform_from_gpu"].is_null());
+}
+
+// Same thread: an explicit --arch x86_64 for a GH200 plans what was asked, with the caveat that
+// no GH200 machine is x86_64.
+TEST(GpuHosts, ExplicitX86ArchForAGraceGpuSaysNoSuchMachineExists) {
+  json j = RunJson({"plan", "--no-detect", "--arch", "x86_64", "--gpu", "GH200", "--driver", "570.124.06"});
+  EXPECT_EQ(j["machine"]["platform"], "linux-x86_64");
+  EXPECT_TRUE(j["machine"]["platform_from_gpu"].is_null());
+  bool said = false;
+  for (const json& c : j["caveats"]) said |= c.get<std::string>().find("comes only in linux-aarch64 machines") != std::string::npos;
+  EXPECT_TRUE(said) << j["caveats"].dump();
+  json aarch64 = RunJson({"plan", "--no-detect", "--arch", "aarch64", "--gpu", "GH200", "--driver", "570.124.06"});
+  for (const json& c : aarch64["caveats"]) EXPECT_EQ(c.get<std::string>().find("comes only in"), std::string::npos);
+}
+
+// https://github.com/pytorch/test-infra/pull/7652: the Start Locally page gained a separate
+// "Linux Aarch64" command with --index-url .../cu128 for GB200-class machines. `lookup gpu GB200`
+// answers for linux-aarch64 without --arch.
+TEST(GpuHosts, LookupGpuAnswersForTheGpusHost) {
+  json j = RunJson({"lookup", "gpu", "GB200", "--driver", "570.124.06"});
+  EXPECT_EQ(j["answer"]["platform"], "linux-aarch64");
+  EXPECT_EQ(j["answer"]["platform_from_gpu"], "NVIDIA GB200");
+  EXPECT_EQ(j["answer"]["newest"]["variant"], "cu128");
+}
+
+// https://github.com/transformerlab/transformerlab-app/issues/1330: a DGX Spark (GB10) ended up
+// with torch 2.9.1+cpu. 2.9.1 has CUDA builds for linux-aarch64, so the fix keeps the pin and
+// only adds the CUDA index; torch 2.7.1, whose aarch64 cu128 build the catalog cannot confirm
+// for the GPU, is moved, and check says from which release to which.
+TEST(GpuHosts, CheckKeepsAPinWithAnAarch64CudaBuildAndNamesTheMoveOtherwise) {
+  json keep = RunJson({"check", "--no-detect", "--gpu", "GB10", "--driver", "580.95.05", "torch==2.9.1"});
+  ASSERT_EQ(keep["corrected"].size(), 1u) << keep.dump();
+  EXPECT_EQ(keep["corrected"][0], "torch==2.9.1+cu130");
+  std::string keep_text = RunCudamatch({"check", "--no-detect", "--gpu", "GB10", "--driver", "580.95.05", "torch==2.9.1"}).out;
+  EXPECT_EQ(keep_text.find("These move the torch pin"), std::string::npos) << keep_text;
+
+  std::string moved = RunCudamatch({"check", "--no-detect", "--gpu", "GH200", "--driver", "570.124.06", "torch==2.7.1"}).out;
+  EXPECT_NE(moved.find("linux-aarch64, from the GPU NVIDIA GH200"), std::string::npos) << moved;
+  EXPECT_NE(moved.find("These move the torch pin from 2.7.1 to 2.9.0."), std::string::npos) << moved;
+}
+
+// https://github.com/pytorch/pytorch.github.io/issues/1687: on an aarch64 host `pip3 install
+// torch` downloaded torch-2.4.0-…-manylinux2014_aarch64.whl, the CPU build; the user asked for
+// the host architecture on the install matrix. The GH200 machine with PyPI's CPU 2.6.0 gets one
+// finding that says so, and a fix from a CUDA index into its venv.
+TEST(GpuHosts, PypiCpuTorchOnAGraceMachineIsNamedAsPypisAarch64Build) {
+  json j = Doctor("gh200-pypi-cpu");
+  ASSERT_EQ(FindingIds(j), std::vector<std::string>{"torch.cpu_build_pypi_aarch64"}) << j.dump().substr(0, 3000);
+  const json& f = j["findings"][0];
+  EXPECT_EQ(f["args"]["platform"], "linux-aarch64");
+  EXPECT_EQ(f["args"]["first"], "2.12.0");
+  std::string fix = f["fix"].dump();
+  EXPECT_NE(fix.find("/home/erin/venv/bin/python3.10 -m pip install torch=="), std::string::npos) << fix;
+  EXPECT_NE(fix.find("https://download.pytorch.org/whl/cu12"), std::string::npos) << fix;
+}
+
+// https://github.com/mllam/neural-lam/issues/163 (and pytorch/pytorch#172629): torch
+// 2.9.0+cu130 on a DGX Spark finds the GB10 but warns "(8.0) - (12.0)". sm_120 code runs on
+// 12.1, so doctor reports no finding and the environment runs on the GPU.
+TEST(GpuHosts, Cu130TorchOnDgxSparkRunsThoughItsListStopsAt120) {
+  json j = Doctor("dgx-spark");
+  EXPECT_TRUE(FindingIds(j).empty()) << j["findings"].dump();
+  EXPECT_EQ(j["summary"]["environments"][0]["verdict"], "runs_on_all_gpus");
+  EXPECT_EQ(j["platform"], "linux-aarch64");
+}
+
+// https://github.com/maciej-sypetkowski/kaggle-rcic-1st/issues/5: `docker run -t -i --privileged
+// testimage bash` (no --gpus) and torch says "Found no NVIDIA driver on your system". One cause,
+// one finding, whose fix names Docker's, Compose's and Kubernetes' GPU settings.
+TEST(Containers, ContainerWithoutGpuAccessIsOneFindingNamingEachRuntimesSetting) {
+  for (const char* m : {"container-nodev", "container-nomodule"}) {
+    json j = Doctor(m);
+    std::vector<std::string> errors;
+    for (const json& f : j["findings"]) {
+      if (f["severity"] == "error") errors.push_back(f["id"].get<std::string>());
+    }
+    ASSERT_EQ(errors.size(), 1u) << m << " " << j["findings"].dump();
+    std::string why;
+    for (const json& f : j["findings"]) {
+      if (f["severity"] == "error") why = f["why"].get<std::string>();
+    }
+    for (const char* setting : {"docker run --gpus all", "deploy.resources.reservations.devices", "nvidia.com/gpu"}) {
+      EXPECT_NE(why.find(setting), std::string::npos) << m << ": " << why;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace cudamatch
