@@ -220,6 +220,20 @@ std::string PythonSection(const Snapshot& s, const TextOptions& o) {
   return out;
 }
 
+// A Jetson: the board, its L4T and JetPack, the SoC, and where the JetPack's torch builds are.
+void JetsonRows(const JetsonInfo& j, const TextOptions& o, std::vector<std::vector<std::string>>& rows) {
+  Lang L = o.lang;
+  std::string board = j.model.empty() ? "Jetson" : j.model;
+  if (!j.soc.empty()) board += " (" + j.soc + ")";
+  rows.push_back({"Jetson", board});
+  rows.push_back({"L4T", OrUnknownText(j.l4t, L) + (j.l4t_source.empty() ? "" : "  " + o.style.Dim(j.l4t_source))});
+  if (!j.jetpack.empty()) {
+    std::string cuda = j.cuda ? ", CUDA " + j.cuda->MajorMinor() : "";
+    rows.push_back({"JetPack", j.jetpack + cuda + "  " + o.style.Dim("catalog: jetpack.tsv")});
+    rows.push_back({Tr(L, "doctor.host.jetson_wheels"), j.wheels});
+  }
+}
+
 std::string HostSection(const Snapshot& s, const TextOptions& o) {
   Lang L = o.lang;
   const HostInfo& h = s.host;
@@ -235,6 +249,7 @@ std::string HostSection(const Snapshot& s, const TextOptions& o) {
     rows.push_back({"LD_LIBRARY_PATH", e.dir + (e.cuda_libs.empty() ? "" : "  (" + Join(e.cuda_libs, " ") + ")")});
   }
   if (!h.pip_index_url.empty()) rows.push_back({Tr(L, "doctor.host.pip_index"), h.pip_index_url + "  " + o.style.Dim(h.pip_index_source)});
+  if (h.jetson) JetsonRows(*h.jetson, o, rows);
   return Section("doctor.section.host", o) + RenderColumnsFit(rows, "  ", o.width);
 }
 
