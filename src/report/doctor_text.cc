@@ -77,8 +77,15 @@ std::string DriverSection(const Snapshot& s, const TextOptions& o) {
     rows.push_back({Tr(L, "doctor.driver.kernel"), d.kernel_version->text + Paren(L, Tr(L, FlavorMessageId(d.kernel_flavor))),
                     o.style.Dim(d.kernel_source)});
   } else if (!windows) {
-    const char* none = d.wsl ? "doctor.driver.kernel_wsl" : s.paste ? "doctor.paste.not_in_paste" : "doctor.driver.kernel_none";
-    rows.push_back({Tr(L, "doctor.driver.kernel"), Tr(L, none), ""});
+    if (s.host.jetson) {  // the Tegra GPU driver is L4T's: no desktop module to load
+      const std::string& module = s.host.jetson->gpu_module;
+      rows.push_back({Tr(L, "doctor.driver.kernel"),
+                      module.empty() ? Tr(L, "doctor.driver.kernel_tegra") : Tr(L, "doctor.driver.kernel_tegra_module", {{"version", module}}),
+                      module.empty() ? "" : o.style.Dim("/proc/driver/nvidia/version")});
+    } else {
+      const char* none = d.wsl ? "doctor.driver.kernel_wsl" : s.paste ? "doctor.paste.not_in_paste" : "doctor.driver.kernel_none";
+      rows.push_back({Tr(L, "doctor.driver.kernel"), Tr(L, none), ""});
+    }
   }
   rows.push_back({Tr(L, "doctor.driver.userspace"), d.userspace_version ? d.userspace_version->text
                                                       : d.libcuda_paths.empty() ? Tr(L, "common.none") : Tr(L, "common.unknown"),
