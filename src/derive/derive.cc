@@ -124,9 +124,16 @@ void DeriveDriverCuda(const Catalog& c, Snapshot& snap) {
 namespace {
 
 // The board's own model names the GPU when the catalog knows it and it agrees with the SoC's.
+// "NVIDIA Orin NX Developer Kit" -> "Jetson Orin NX", the catalog's form of the module's name.
+std::string JetsonQuery(std::string_view model) {
+  if (StartsWith(model, "NVIDIA ")) model.remove_prefix(7);
+  if (EndsWith(model, " Developer Kit")) model.remove_suffix(14);
+  return StartsWith(model, "Jetson") ? std::string(model) : "Jetson " + std::string(model);
+}
+
 const GpuModel* JetsonModelGpu(const Catalog& c, const JetsonInfo& j) {
   if (j.model.empty()) return nullptr;
-  GpuMatch m = MatchGpuName(c, j.model, /*suggest=*/false);
+  GpuMatch m = MatchGpuName(c, JetsonQuery(j.model), /*suggest=*/false);
   if (m.models.empty() || !AgreeOnCc(m) || !IsJetson(*m.models.front())) return nullptr;
   return m.models.front();
 }

@@ -27,7 +27,10 @@ std::optional<std::string> ParseNvTegraRelease(std::string_view text) {
 std::string JetsonModel(std::string_view device_tree_model) {
   std::string_view model = device_tree_model.substr(0, device_tree_model.find('\0'));
   model = Trim(model);
-  if (model.find("Jetson") == std::string_view::npos) return "";
+  bool jetson = model.find("Jetson") != std::string_view::npos;
+  // The Orin Nano and Orin NX developer kits call themselves "NVIDIA Orin Nano Developer Kit".
+  bool orin_kit = StartsWith(model, "NVIDIA Orin ");
+  if (!jetson && !orin_kit) return "";
   return std::string(model);
 }
 

@@ -21,8 +21,9 @@ struct Snapshot;
 // -> "36.3.0". nullopt when the line has no "R<major>" or no REVISION.
 std::optional<std::string> ParseNvTegraRelease(std::string_view text);
 
-// "NVIDIA Jetson AGX Orin Developer Kit\0" -> "NVIDIA Jetson AGX Orin Developer Kit"; empty when
-// the model is not a Jetson board (other device-tree machines, e.g. a Raspberry Pi).
+// "NVIDIA Jetson AGX Orin Developer Kit\0" -> "NVIDIA Jetson AGX Orin Developer Kit" (also the
+// Orin Nano / NX kits' "NVIDIA Orin Nano Developer Kit"); empty when the model is not a Jetson
+// board (other device-tree machines, e.g. a Raspberry Pi).
 std::string JetsonModel(std::string_view device_tree_model);
 
 // "nvidia,p3737-0000+p3701-0000\0nvidia,p3701-0000\0nvidia,tegra234\0" -> "tegra234"; "" when no

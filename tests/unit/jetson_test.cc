@@ -220,6 +220,7 @@ TEST(JetsonDoctor, CpuTorchOnJetPack62IsFixedFromJp6Cu126) {
   std::vector<Finding> f = Diagnose(s, testing::TheCatalog());
   const Finding* cpu = Find(f, "jetson.cpu_build");
   ASSERT_NE(cpu, nullptr) << ::testing::PrintToString(Ids(f));
+  EXPECT_EQ(s.gpus[0].name, "Jetson Orin NX");  // named by the board's model, 8.7 as its SoC
   ASSERT_TRUE(cpu->remedy.has_value());
   std::string fix = RemedyText(cpu->remedy);
   EXPECT_NE(fix.find("--index-url https://pypi.jetson-ai-lab.io/jp6/cu126"), std::string::npos) << fix;

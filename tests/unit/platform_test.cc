@@ -32,6 +32,8 @@ TEST(Jetson, NvTegraReleaseGivesTheL4tVersion) {
 TEST(Jetson, DeviceTreeModelNamesOnlyJetsonBoards) {
   EXPECT_EQ(JetsonModel(std::string("NVIDIA Jetson AGX Orin Developer Kit\0", 37)), "NVIDIA Jetson AGX Orin Developer Kit");
   EXPECT_EQ(JetsonModel(std::string("Raspberry Pi 4 Model B Rev 1.4\0", 31)), "");
+  // rbonghi/jetson_stats#514: the Orin Nano developer kit's model has no "Jetson" in it.
+  EXPECT_EQ(JetsonModel(std::string("NVIDIA Orin Nano Developer Kit\0", 31)), "NVIDIA Orin Nano Developer Kit");
 }
 
 MachineSpec Mac(const char* python) {
