@@ -194,6 +194,7 @@ std::vector<TableSpec> Specs() {
                      return Done(r, c.mirrors, std::move(m));
                    }});
   AddExtensionSpecs(specs);
+  AddJetsonSpecs(specs);
   return specs;
 }
 
@@ -215,7 +216,9 @@ void DeferTables(std::vector<TableSpec>& specs) {
       {"host_compilers.tsv", DeferTable(&Catalog::host_compilers)},
       {"mirrors.tsv", DeferTable(&Catalog::mirrors)},
       {"extensions.tsv", DeferTable(&Catalog::extensions)},
-      {"extension_wheels.tsv", DeferTable(&Catalog::extension_wheels)}};
+      {"extension_wheels.tsv", DeferTable(&Catalog::extension_wheels)},
+      {"tegra_socs.tsv", DeferTable(&Catalog::tegra_socs)},
+      {"jetpack.tsv", DeferTable(&Catalog::jetpacks)}};
   for (TableSpec& spec : specs) {
     if (auto it = deferred.find(spec.file); it != deferred.end()) spec.defer = it->second;
   }

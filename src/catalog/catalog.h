@@ -204,6 +204,26 @@ struct ExtensionWheel {
   Provenance prov;
 };
 
+// A Tegra SoC (the device tree's "nvidia,tegra234") and the catalog's GPU model for its
+// integrated GPU (tegra_socs.tsv); the compute capability is that model's row in gpus.tsv.
+struct TegraSoc {
+  std::string_view soc;  // "tegra234"
+  std::string_view gpu;  // "Jetson AGX Orin", a gpus.tsv name
+  Provenance prov;
+};
+
+// A JetPack release line by the L4T release it ships (jetpack.tsv) and where PyTorch builds for
+// it are published: a pip index, or a page of wheels.
+struct JetPackRelease {
+  std::string_view l4t;      // "36.4": matches L4T 36.4.x; "35" matches 35.x.y
+  std::string_view jetpack;  // "6.1 / 6.2"
+  std::optional<CudaVersion> cuda;  // the CUDA it ships; nullopt when no source says
+  std::string_view wheels;   // https:// URL
+  bool index = false;        // `wheels` is a pip index (--index-url), else a page listing wheels
+  bool sbsa = false;         // its CUDA user space is SBSA's: PyPI's linux-aarch64 CUDA builds run there
+  Provenance prov;
+};
+
 struct TableInfo {
   std::string file;
   size_t rows = 0;
@@ -315,6 +335,8 @@ struct Catalog {
   Table<Mirror> mirrors;
   Table<ExtensionRelease> extensions;
   Table<ExtensionWheel> extension_wheels;
+  Table<TegraSoc> tegra_socs;
+  Table<JetPackRelease> jetpacks;
 };
 
 struct CatalogFile {

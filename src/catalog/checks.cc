@@ -6,6 +6,7 @@
 #include <unordered_set>
 
 #include "catalog/extensions.h"
+#include "catalog/jetson.h"
 #include "core/text.h"
 
 namespace cudamatch {
@@ -142,6 +143,10 @@ std::optional<Error> CheckOrder(const Catalog& c) {
   first(CheckSorted("mirrors.tsv", c.mirrors, [](const Mirror& a, const Mirror& b) { return a.name < b.name; }));
   first(CheckSorted("extensions.tsv", c.extensions, ExtensionReleaseLess));
   first(CheckSorted("extension_wheels.tsv", c.extension_wheels, ExtensionWheelLess));
+  first(CheckSorted("tegra_socs.tsv", c.tegra_socs, [](const TegraSoc& a, const TegraSoc& b) { return a.soc < b.soc; }));
+  first(CheckSorted("jetpack.tsv", c.jetpacks, [](const JetPackRelease& a, const JetPackRelease& b) {
+    return CompareL4t(a.l4t, b.l4t) < 0;
+  }));
   return e;
 }
 
@@ -168,7 +173,9 @@ std::optional<Error> CheckAllSources(const Catalog& c) {
                  CheckSources("host_compilers.tsv", c.host_compilers, ids),
                  CheckSources("mirrors.tsv", c.mirrors, ids),
                  CheckSources("extensions.tsv", c.extensions, ids),
-                 CheckSources("extension_wheels.tsv", c.extension_wheels, ids)}) {
+                 CheckSources("extension_wheels.tsv", c.extension_wheels, ids),
+                 CheckSources("tegra_socs.tsv", c.tegra_socs, ids),
+                 CheckSources("jetpack.tsv", c.jetpacks, ids)}) {
     if (e) return e;
   }
   return std::nullopt;

@@ -153,5 +153,7 @@ std::optional<Error> Done(RowReader& r, Table<T>& rows, T row) {
 void AddTorchSpecs(std::vector<TableSpec>& specs);
 // The extension tables: extensions.tsv, extension_wheels.tsv.
 void AddExtensionSpecs(std::vector<TableSpec>& specs);
+// The Jetson tables: tegra_socs.tsv, jetpack.tsv.
+void AddJetsonSpecs(std::vector<TableSpec>& specs);
 
 }  // namespace cudamatch::catalog_internal

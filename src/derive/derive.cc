@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "catalog/jetson.h"
 #include "catalog/query.h"
 #include "core/text.h"
 #include "probe/wsl.h"
@@ -120,6 +121,62 @@ void DeriveDriverCuda(const Catalog& c, Snapshot& snap) {
   AddEvidence(snap, "driver", "catalog:cuda_toolkits.tsv", served.cuda->MajorMinor());
 }
 
+namespace {
+
+// The board's own model names the GPU when the catalog knows it and it agrees with the SoC's.
+// "NVIDIA Orin NX Developer Kit" -> "Jetson Orin NX", the catalog's form of the module's name.
+std::string JetsonQuery(std::string_view model) {
+  if (StartsWith(model, "NVIDIA ")) model.remove_prefix(7);
+  if (EndsWith(model, " Developer Kit")) model.remove_suffix(14);
+  return StartsWith(model, "Jetson") ? std::string(model) : "Jetson " + std::string(model);
+}
+
+const GpuModel* JetsonModelGpu(const Catalog& c, const JetsonInfo& j) {
+  if (j.model.empty()) return nullptr;
+  GpuMatch m = MatchGpuName(c, JetsonQuery(j.model), /*suggest=*/false);
+  if (m.models.empty() || !AgreeOnCc(m) || !IsJetson(*m.models.front())) return nullptr;
+  return m.models.front();
+}
+
+void DeriveJetsonGpu(const Catalog& c, Snapshot& snap, const JetsonInfo& j) {
+  if (!snap.gpus.empty()) return;  // NVML or the driver files listed it
+  const TegraSoc* soc = j.soc.empty() ? nullptr : FindTegraSoc(c, j.soc);
+  const GpuModel* by_model = JetsonModelGpu(c, j);
+  GpuInfo gpu;
+  if (soc != nullptr) {
+    GpuMatch m = MatchGpuName(c, soc->gpu, /*suggest=*/false);
+    bool agree = by_model != nullptr && !m.models.empty() && m.models.front()->cc == by_model->cc;
+    gpu.name = agree ? std::string(by_model->name) : std::string(soc->gpu);
+    gpu.name_origin = Origin::kTegraSoc;
+    gpu.source = j.soc_source + " (nvidia," + j.soc + ")";
+  } else if (by_model != nullptr) {
+    gpu.name = std::string(by_model->name);
+    gpu.name_origin = Origin::kGpuByName;
+    gpu.source = "/proc/device-tree/model";
+  } else {
+    return;
+  }
+  AddEvidence(snap, "jetson", soc != nullptr ? "catalog:tegra_socs.tsv" : "catalog:gpus.tsv",
+              "integrated GPU " + gpu.name);
+  snap.gpus.push_back(std::move(gpu));
+}
+
+}  // namespace
+
+void DeriveJetson(const Catalog& c, Snapshot& snap) {
+  if (!snap.host.jetson) return;
+  JetsonInfo& j = *snap.host.jetson;
+  if (const JetPackRelease* jp = JetPackFor(c, j.l4t)) {
+    j.jetpack = std::string(jp->jetpack);
+    j.cuda = jp->cuda;
+    j.wheels = std::string(jp->wheels);
+    j.wheels_index = jp->index;
+    j.sbsa = jp->sbsa;
+    AddEvidence(snap, "jetson", "catalog:jetpack.tsv", "JetPack " + j.jetpack + " (L4T " + j.l4t + ")");
+  }
+  DeriveJetsonGpu(c, snap, j);
+}
+
 void DeriveGpus(const Catalog& c, Snapshot& snap) {
   for (GpuInfo& gpu : snap.gpus) {
     CheckObservedCc(c, snap, gpu);
@@ -149,6 +206,7 @@ void DerivePackages(Snapshot& snap) {
 
 void Derive(const Catalog& catalog, Snapshot& snap) {
   DeriveDriverCuda(catalog, snap);
+  DeriveJetson(catalog, snap);
   DeriveGpus(catalog, snap);
   DerivePackages(snap);
 }

@@ -8,6 +8,9 @@
 //             without one gets the catalog's by name (when every best match agrees), then by PCI
 //             device id (naming the GPU too when no source did); its architecture from the
 //             catalog's architecture table, else the model's row
+//   Jetson:   the JetPack line of the L4T release (jetpack.tsv); with no GPU listed, the integrated
+//             GPU of the device tree's Tegra SoC (tegra_socs.tsv), named by the board's model when
+//             that agrees, else by the model alone
 //   packages: each wheel's variant from its version's local label, version.py's hip, the build's
 //             CUDA, or version.py's cuda = None
 // Layer: derive/ may include core/, catalog/ and probe/ only.
@@ -25,6 +28,7 @@ void Derive(const Catalog& catalog, Snapshot& snap);
 
 // The parts of Derive, in its order.
 void DeriveDriverCuda(const Catalog& catalog, Snapshot& snap);
+void DeriveJetson(const Catalog& catalog, Snapshot& snap);
 void DeriveGpus(const Catalog& catalog, Snapshot& snap);
 void DerivePackages(Snapshot& snap);
 

@@ -42,6 +42,7 @@ void CheckPaste(const Snapshot& s, const Catalog& c, const PlanQuery& plans, std
 void CheckToolkitPathVsCudaPath(const Snapshot& s, const Catalog& c, const PlanQuery& plans, std::vector<Finding>& out);
 void CheckContainerCapabilities(const Snapshot& s, const Catalog& c, const PlanQuery& plans, std::vector<Finding>& out);
 void CheckContainerCudaRequirement(const Snapshot& s, const Catalog& c, const PlanQuery& plans, std::vector<Finding>& out);
+void CheckJetsonBuild(const Snapshot& s, const Catalog& c, const PlanQuery& plans, std::vector<Finding>& out);
 void CheckContainerForwardCompat(const Snapshot& s, const Catalog& c, const PlanQuery& plans, std::vector<Finding>& out);
 
 namespace {
@@ -104,6 +105,9 @@ const std::vector<FindingDecl>& FindingTable() {
       {"container.cuda_requirement", E, CheckContainerCudaRequirement, kMachine},
       {"container.cuda_minor_compat", W, CheckContainerCudaRequirement, kMachine},
       {"container.forward_compat_unsupported", E, CheckContainerForwardCompat, kMachine},
+      {"jetson.cpu_build", W, CheckJetsonBuild, kEnv},
+      {"jetson.sbsa_build", E, CheckJetsonBuild, kEnv},
+      {"jetson.no_kernels", E, CheckJetsonBuild, kEnv},
   };
   return kTable;
 }

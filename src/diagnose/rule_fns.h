@@ -28,6 +28,17 @@ std::optional<TorchCode> TorchFileCode(const PackageInfo& torch);
 // PTX of a lower or equal capability.
 ArchFit FitCode(const FatbinCode& code, const ComputeCapability& gpu);
 
+// The list torch's kernels are judged by: its own libraries' when they were read, else the
+// catalog's for its release and variant (rules_torch.cc).
+struct KernelSource {
+  FatbinCode code;
+  EvidenceItem evidence;
+};
+std::optional<KernelSource> KernelsOf(const Catalog& c, const PackageInfo& torch, const Platform& p);
+// PTX counts only when torch's CUDA already knew the GPU (its bundled libraries carry no code
+// for GPUs released after it).
+ArchFit FitTorch(const Catalog& c, const FatbinCode& code, const CudaVersion& cuda, const ComputeCapability& gpu);
+
 // Shared helpers.
 // Whether the snapshot could show `gap`: always for a machine or an image; for a paste
 // (doctor --from) only when the paste held it. A rule that reasons from absence asks first.

@@ -20,6 +20,7 @@ RemedyNeed OnOs(RemedyNeed::Kind kind, const Snapshot& s) {
 
 void CheckDriverMissing(const Snapshot& s, const Catalog& c, const PlanQuery& plans, std::vector<Finding>& out) {
   if (s.driver.installed() || s.gpus.empty() || !Observed(s, PasteGap::kDriver)) return;
+  if (s.host.jetson) return;  // L4T's Tegra driver is part of JetPack, not a desktop driver to install
   const GpuInfo& gpu = s.gpus.front();
   ArgValue gpu_need;
   if (gpu.cc) {
@@ -52,6 +53,7 @@ void CheckModuleNotLoaded(const Snapshot& s, const Catalog&, const PlanQuery&, s
   const DriverInfo& d = s.driver;
   if (s.platform.os != Os::kLinux) return;  // Windows has no separate kernel module to load
   if (s.paste) return;  // a paste can say the module is loaded, never that it is not
+  if (s.host.jetson) return;  // Tegra's GPU module is L4T's (nvgpu or its own nvidia.ko), never modprobe'd by hand
   if (d.kernel_module_loaded || d.wsl || (d.libcuda_paths.empty() && !d.userspace_version)) return;
   std::vector<EvidenceItem> evidence = DriverEvidence(d);
   evidence.push_back(Ev("evidence.no_kernel_module"));
@@ -64,7 +66,7 @@ void CheckModuleNotLoaded(const Snapshot& s, const Catalog&, const PlanQuery&, s
 
 void CheckDriverMismatch(const Snapshot& s, const Catalog&, const PlanQuery&, std::vector<Finding>& out) {
   const DriverInfo& d = s.driver;
-  if (!d.mismatch()) return;
+  if (!d.mismatch() || s.host.jetson) return;  // L4T's libcuda carries no desktop driver version
   std::vector<EvidenceItem> evidence = DriverEvidence(d);
   if (d.container) evidence.push_back(Ev("evidence.container", {{"source", d.container_source}}));
   if (!s.host.os_id.empty()) evidence.push_back(Ev("evidence.os", {{"id", s.host.os_id}, {"source", "/etc/os-release"}}));

@@ -50,15 +50,6 @@ void CheckTorchDriver(const Snapshot& s, const Catalog& c, const PlanQuery&, std
   });
 }
 
-namespace {
-
-// The list torch's kernels are judged by: its own libraries' when they were read, else the
-// catalog's for its release and variant.
-struct KernelSource {
-  FatbinCode code;
-  EvidenceItem evidence;
-};
-
 std::optional<KernelSource> KernelsOf(const Catalog& c, const PackageInfo& torch, const Platform& p) {
   if (std::optional<TorchCode> file = TorchFileCode(torch)) return KernelSource{file->code, file->evidence};
   const TorchVariant* v = InstalledVariant(c, torch, p);
@@ -73,8 +64,6 @@ std::optional<KernelSource> KernelsOf(const Catalog& c, const PackageInfo& torch
   return k;
 }
 
-// PTX counts only when torch's CUDA already knew the GPU (its bundled libraries carry no code
-// for GPUs released after it).
 ArchFit FitTorch(const Catalog& c, const FatbinCode& code, const CudaVersion& cuda, const ComputeCapability& gpu) {
   ArchFit fit = FitCode(code, gpu);
   if (fit.fit != KernelFit::kPtx) return fit;
@@ -83,9 +72,8 @@ ArchFit FitTorch(const Catalog& c, const FatbinCode& code, const CudaVersion& cu
   return fit;
 }
 
-}  // namespace
-
 void CheckTorchKernels(const Snapshot& s, const Catalog& c, const PlanQuery&, std::vector<Finding>& out) {
+  if (s.host.jetson) return;  // said by jetson.no_kernels, with the JetPack's wheels
   ForEachTorch(s, [&](const PythonEnv& env, const PackageInfo& torch) {
     if (!torch.cuda || torch.hip) return;
     std::optional<KernelSource> k = KernelsOf(c, torch, s.platform);
@@ -183,6 +171,7 @@ bool PypiCpuDefaultOnArm(const Snapshot& s, const Catalog& c, const PackageInfo&
 
 void CheckCpuBuild(const Snapshot& s, const Catalog& c, const PlanQuery&, std::vector<Finding>& out) {
   if (s.gpus.empty()) return CheckCpuBuildWindowsDriver(s, out);
+  if (s.host.jetson) return;  // said by jetson.cpu_build, with the JetPack's wheels
   ForEachTorch(s, [&](const PythonEnv& env, const PackageInfo& torch) {
     if (!IsCpuBuild(torch)) return;
     MessageArgs args = {{"env", env.prefix}, {"torch", torch.version->ToString()}, {"gpu", s.gpus.front().name}};

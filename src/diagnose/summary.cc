@@ -36,6 +36,8 @@ const std::vector<BlockRow>& BlockTable() {
       {"torch.nvidia_wheels_missing", Blocks::kItsEnv},
       {"container.no_compute_capability", Blocks::kEveryEnv},
       {"container.forward_compat_unsupported", Blocks::kEveryEnv},
+      {"jetson.sbsa_build", Blocks::kItsEnv},
+      {"jetson.no_kernels", Blocks::kItsEnv},
   };
   return kRows;
 }
@@ -48,11 +50,12 @@ size_t GpusOf(const Finding& f) {
   return 1;
 }
 
-// A paste says which driver runs, never that its module is not loaded (`pasted`).
-DriverState StateOf(const DriverInfo& d, Os os, bool pasted) {
+// A paste says which driver runs, never that its module is not loaded (`pasted`). A Jetson's
+// Tegra driver is L4T's, with no desktop kernel module to expect.
+DriverState StateOf(const DriverInfo& d, Os os, bool pasted, bool jetson) {
   if (!d.installed()) return DriverState::kNone;
-  if (d.mismatch()) return DriverState::kMismatch;
-  bool module_expected = os == Os::kLinux && !d.wsl && !pasted;
+  if (d.mismatch() && !jetson) return DriverState::kMismatch;
+  bool module_expected = os == Os::kLinux && !d.wsl && !pasted && !jetson;
   if (module_expected && !d.kernel_module_loaded) return DriverState::kModuleNotLoaded;
   return DriverState::kLoaded;
 }
@@ -194,7 +197,7 @@ const std::vector<std::string_view>& BlockingFindingIds() {
 
 Summary Summarize(const Snapshot& s, const std::vector<Finding>& findings) {
   Summary out;
-  out.driver = StateOf(s.driver, s.platform.os, s.paste.has_value());
+  out.driver = StateOf(s.driver, s.platform.os, s.paste.has_value(), s.host.jetson.has_value());
   out.gpus = GroupGpus(s.gpus);
   out.gpus_not_visible = GpusNotVisible(s);
   for (size_t i = 0; i < s.pythons.size(); ++i) {

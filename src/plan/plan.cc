@@ -164,7 +164,7 @@ RejectionSummary GroupRejections(const std::vector<Rejection>& rejected) {
 }
 
 Plan PlanWithoutSuggestions(const Catalog& c, const MachineSpec& asked) {
-  PlatformGate gate = GatePlatform(asked);  // macOS and Jetson: no PyPI CUDA wheel serves them
+  PlatformGate gate = GatePlatform(c, asked);  // macOS and Jetson: no PyPI CUDA wheel serves them
   const MachineSpec& spec = gate.spec;
   Plan plan;
   for (auto it = c.torch.rbegin(); it != c.torch.rend(); ++it) {

@@ -110,6 +110,16 @@ PackageInstall CompanionRebuild(const RemedyNeed& need) {
   return p;
 }
 
+// The installed torch satisfies a bare "torch", so the build is replaced, not kept.
+PackageInstall JetsonIndexInstall(const RemedyNeed& need) {
+  PackageInstall p;
+  p.force_reinstall = true;
+  p.pins.push_back(InstallPin{"torch", std::nullopt, "", "", std::nullopt});
+  p.index = IndexOption::kIndexUrl;
+  p.index_url = need.path;
+  return p;
+}
+
 SystemStep Step(SystemStep::Kind kind, const RemedyNeed& need) { return SystemStep{kind, need.os_id, need.branch, need.gcc}; }
 
 std::optional<PackageInstall> EnvInstall(const Catalog& c, const Snapshot& s, const RemedyNeed& need) {
@@ -126,6 +136,7 @@ std::optional<PackageInstall> EnvInstall(const Catalog& c, const Snapshot& s, co
     case K::kCompanionRebuild: p = CompanionRebuild(need); break;
     case K::kTorchPin: p = TorchPin(c, s, env, *need.version); break;
     case K::kNvidiaWheels: p = NvidiaWheels(need.requirements); break;
+    case K::kJetsonIndex: p = JetsonIndexInstall(need); break;
     default: break;
   }
   if (!p) return p;

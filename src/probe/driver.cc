@@ -1,6 +1,7 @@
 // Driver probe. Sources, in order:
 //   kernel module: /proc/driver/nvidia/version (version and open/proprietary flavour), then
-//                  /sys/module/nvidia/version
+//                  /sys/module/nvidia/version; on a Jetson an L4T-numbered line there is the
+//                  Tegra GPU module (probe/jetson.h), not a desktop driver
 //   platform:      /proc/version (WSL), /dev/dxg, /.dockerenv, /run/.containerenv, /proc/1/cgroup,
 //                  /dev/nvidiactl and /dev/nvidia<N>, CUDA_VISIBLE_DEVICES, NVIDIA_VISIBLE_DEVICES,
 //                  NVIDIA_DRIVER_CAPABILITIES, NVIDIA_REQUIRE_CUDA
@@ -25,7 +26,7 @@ namespace cudamatch {
 
 namespace {
 
-void ProbeKernelModule(const ProbeInput& in, DriverInfo& d, Trail& trail) {
+void ProbeKernelModule(const ProbeInput& in, const HostInfo& host, DriverInfo& d, Trail& trail) {
   if (auto text = ReadRecorded(*in.fs, trail, "/proc/driver/nvidia/version")) {
     if (auto v = ParseProcDriverVersion(*text)) {
       d.kernel_module_loaded = true;
@@ -35,7 +36,11 @@ void ProbeKernelModule(const ProbeInput& in, DriverInfo& d, Trail& trail) {
       trail.Found(d.kernel_source, v->version.text + " (" + std::string(KernelFlavorName(d.kernel_flavor)) + ")");
       return;
     }
-    trail.Error("/proc/driver/nvidia/version", "no NVRM version line in " + std::to_string(text->size()) + " bytes");
+    if (host.jetson && !host.jetson->gpu_module.empty()) {
+      trail.Skipped("/proc/driver/nvidia/version", "the Tegra GPU module " + host.jetson->gpu_module + ", not a desktop driver");
+    } else {
+      trail.Error("/proc/driver/nvidia/version", "no NVRM version line in " + std::to_string(text->size()) + " bytes");
+    }
   }
   if (auto text = ReadRecorded(*in.fs, trail, "/sys/module/nvidia/version")) {
     if (auto v = ParseSysModuleVersion(*text)) {
@@ -249,7 +254,7 @@ void ReadNvmlDriverVersion(NvmlApi& nvml, Snapshot& snap, Trail& trail, const st
 void ProbeDriver(const ProbeInput& in, Snapshot& snap) {
   Trail trail(snap, "driver");
   DriverInfo& d = snap.driver;
-  ProbeKernelModule(in, d, trail);
+  ProbeKernelModule(in, snap.host, d, trail);
   ProbePlatform(in, d, trail);
   ProbeLibraries(in, d, trail);
   ProbeNvml(in, snap, trail);

@@ -113,6 +113,7 @@ std::string_view OriginName(Origin o) {
     case Origin::kHipVersion: return "version.py hip";
     case Origin::kBuildCuda: return "the build's CUDA";
     case Origin::kNoCuda: return "version.py cuda = None";
+    case Origin::kTegraSoc: return "catalog:tegra_socs.tsv by SoC";
   }
   return "none";
 }

@@ -41,6 +41,7 @@ enum class Origin {
   kHipVersion,             // version.py's hip
   kBuildCuda,              // the build's CUDA (version.py cuda or an nvidia-cuda-runtime requirement)
   kNoCuda,                 // version.py's cuda = None: a CPU build
+  kTegraSoc,               // catalog tegra_socs.tsv, from the device tree's Tegra SoC
 };
 std::string_view OriginName(Origin o);  // "observed", "catalog:driver_branches.tsv", ...
 
@@ -285,7 +286,19 @@ struct LibraryPathEntry {
 struct JetsonInfo {
   bool detected = false;
   std::string model;  // "NVIDIA Jetson AGX Orin Developer Kit", or "" when only the L4T file said so
-  std::string l4t;    // "36.3.0" from /etc/nv_tegra_release, or ""
+  std::string l4t;    // "36.3.0" from /etc/nv_tegra_release (or nvidia-l4t-core's version), or ""
+  std::string l4t_source;  // "/etc/nv_tegra_release", "/var/lib/dpkg/status (nvidia-l4t-core)"
+  std::string soc;         // "tegra234", the nvidia,tegra* entry of /proc/device-tree/compatible
+  std::string soc_source;  // "/proc/device-tree/compatible"
+  // The Tegra GPU module's own version line in /proc/driver/nvidia/version ("35.3.1" on Orin,
+  // numbered as the L4T release, not a desktop driver branch); "" when the file is absent.
+  std::string gpu_module;
+  // Derived from the catalog (derive/): the JetPack line of `l4t` and where its torch is.
+  std::string jetpack;                 // "6.1 / 6.2"
+  std::optional<CudaVersion> cuda;     // the CUDA that JetPack ships
+  std::string wheels;                  // https://pypi.jetson-ai-lab.io/jp6/cu126
+  bool wheels_index = false;           // `wheels` is a pip index (else a page of wheel files)
+  std::optional<bool> sbsa;            // its CUDA user space is SBSA's (PyPI's aarch64 CUDA builds run); nullopt unknown
 };
 
 // The first python.exe or pip.exe on PATH (Windows trees): the file, its install, the PATH entry.

@@ -37,6 +37,7 @@ Json GpuJson(const GpuInfo& g) {
   Json j;
   j["index"] = g.index;
   j["name"] = OptText(g.name);
+  j["name_origin"] = g.name_origin == Origin::kNone ? Json(nullptr) : Json(OriginName(g.name_origin));
   j["compute_capability"] = OptString(g.cc);
   j["compute_capability_source"] = OptText(g.cc_source);
   j["architecture"] = OptText(g.architecture);
@@ -159,6 +160,22 @@ Json PythonJson(const PythonEnv& e, const Snapshot& snap) {
   return j;
 }
 
+Json JetsonJson(const JetsonInfo& jt) {
+  Json j;
+  j["model"] = OptText(jt.model);
+  j["l4t"] = OptText(jt.l4t);
+  j["l4t_source"] = OptText(jt.l4t_source);
+  j["soc"] = OptText(jt.soc);
+  j["soc_source"] = OptText(jt.soc_source);
+  j["gpu_module"] = OptText(jt.gpu_module);
+  j["jetpack"] = OptText(jt.jetpack);
+  j["jetpack_cuda"] = jt.cuda ? Json(jt.cuda->MajorMinor()) : Json(nullptr);
+  j["wheels"] = OptText(jt.wheels);
+  j["wheels_kind"] = jt.wheels.empty() ? Json(nullptr) : Json(jt.wheels_index ? "index" : "page");
+  j["sbsa"] = jt.sbsa ? Json(*jt.sbsa) : Json(nullptr);
+  return j;
+}
+
 Json HostJson(const HostInfo& h) {
   Json j;
   j["os"] = OptText(h.os_name);
@@ -174,6 +191,7 @@ Json HostJson(const HostInfo& h) {
   j["pip_index_url"] = OptText(h.pip_index_url);
   j["pip_index_source"] = OptText(h.pip_index_source);
   j["system_drive"] = OptText(h.system_drive);
+  j["jetson"] = h.jetson ? JetsonJson(*h.jetson) : Json(nullptr);
   for (auto [key, t] : {std::pair{"path_python", &h.path_python}, std::pair{"path_pip", &h.path_pip}}) {
     j[key] = t->empty() ? Json(nullptr) : Json{{"path", t->path}, {"prefix", t->prefix}, {"entry", t->written}};
   }

@@ -77,8 +77,15 @@ std::string DriverSection(const Snapshot& s, const TextOptions& o) {
     rows.push_back({Tr(L, "doctor.driver.kernel"), d.kernel_version->text + Paren(L, Tr(L, FlavorMessageId(d.kernel_flavor))),
                     o.style.Dim(d.kernel_source)});
   } else if (!windows) {
-    const char* none = d.wsl ? "doctor.driver.kernel_wsl" : s.paste ? "doctor.paste.not_in_paste" : "doctor.driver.kernel_none";
-    rows.push_back({Tr(L, "doctor.driver.kernel"), Tr(L, none), ""});
+    if (s.host.jetson) {  // the Tegra GPU driver is L4T's: no desktop module to load
+      const std::string& module = s.host.jetson->gpu_module;
+      rows.push_back({Tr(L, "doctor.driver.kernel"),
+                      module.empty() ? Tr(L, "doctor.driver.kernel_tegra") : Tr(L, "doctor.driver.kernel_tegra_module", {{"version", module}}),
+                      module.empty() ? "" : o.style.Dim("/proc/driver/nvidia/version")});
+    } else {
+      const char* none = d.wsl ? "doctor.driver.kernel_wsl" : s.paste ? "doctor.paste.not_in_paste" : "doctor.driver.kernel_none";
+      rows.push_back({Tr(L, "doctor.driver.kernel"), Tr(L, none), ""});
+    }
   }
   rows.push_back({Tr(L, "doctor.driver.userspace"), d.userspace_version ? d.userspace_version->text
                                                       : d.libcuda_paths.empty() ? Tr(L, "common.none") : Tr(L, "common.unknown"),
@@ -220,6 +227,20 @@ std::string PythonSection(const Snapshot& s, const TextOptions& o) {
   return out;
 }
 
+// A Jetson: the board, its L4T and JetPack, the SoC, and where the JetPack's torch builds are.
+void JetsonRows(const JetsonInfo& j, const TextOptions& o, std::vector<std::vector<std::string>>& rows) {
+  Lang L = o.lang;
+  std::string board = j.model.empty() ? "Jetson" : j.model;
+  if (!j.soc.empty()) board += " (" + j.soc + ")";
+  rows.push_back({"Jetson", board});
+  rows.push_back({"L4T", OrUnknownText(j.l4t, L) + (j.l4t_source.empty() ? "" : "  " + o.style.Dim(j.l4t_source))});
+  if (!j.jetpack.empty()) {
+    std::string cuda = j.cuda ? ", CUDA " + j.cuda->MajorMinor() : "";
+    rows.push_back({"JetPack", j.jetpack + cuda + "  " + o.style.Dim("catalog: jetpack.tsv")});
+    rows.push_back({Tr(L, "doctor.host.jetson_wheels"), j.wheels});
+  }
+}
+
 std::string HostSection(const Snapshot& s, const TextOptions& o) {
   Lang L = o.lang;
   const HostInfo& h = s.host;
@@ -235,6 +256,7 @@ std::string HostSection(const Snapshot& s, const TextOptions& o) {
     rows.push_back({"LD_LIBRARY_PATH", e.dir + (e.cuda_libs.empty() ? "" : "  (" + Join(e.cuda_libs, " ") + ")")});
   }
   if (!h.pip_index_url.empty()) rows.push_back({Tr(L, "doctor.host.pip_index"), h.pip_index_url + "  " + o.style.Dim(h.pip_index_source)});
+  if (h.jetson) JetsonRows(*h.jetson, o, rows);
   return Section("doctor.section.host", o) + RenderColumnsFit(rows, "  ", o.width);
 }
 

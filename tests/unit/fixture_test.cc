@@ -72,6 +72,10 @@ Facts ActualFacts(const Json& doc) {
     for (const auto& [name, pkg] : p["packages"].items()) facts["package\t" + prefix + " " + name].insert(Text(pkg["version"]));
     for (const Json& x : p["extensions"]) facts["extension\t" + prefix + " " + Text(x["name"])].insert(Text(x["version"]));
   }
+  if (const Json& j = doc["host"]["jetson"]; j.is_object()) {
+    for (const char* key : {"l4t", "soc", "jetpack", "wheels", "gpu_module"}) facts[std::string("jetson\t") + key].insert(Text(j[key]));
+  }
+  for (const Json& g : doc["gpus"]) facts["gpu_name\t" + Text(g["index"])].insert(Text(g["name"]) + " " + Text(g["name_origin"]));
   const Json& summary = doc["summary"];
   for (const Json& e : summary["environments"]) {
     facts["verdict\t" + Text(e["prefix"])].insert(Text(e["verdict"]) + (e["reason"].is_null() ? "" : " " + Text(e["reason"])));

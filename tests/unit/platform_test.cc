@@ -32,6 +32,8 @@ TEST(Jetson, NvTegraReleaseGivesTheL4tVersion) {
 TEST(Jetson, DeviceTreeModelNamesOnlyJetsonBoards) {
   EXPECT_EQ(JetsonModel(std::string("NVIDIA Jetson AGX Orin Developer Kit\0", 37)), "NVIDIA Jetson AGX Orin Developer Kit");
   EXPECT_EQ(JetsonModel(std::string("Raspberry Pi 4 Model B Rev 1.4\0", 31)), "");
+  // rbonghi/jetson_stats#514: the Orin Nano developer kit's model has no "Jetson" in it.
+  EXPECT_EQ(JetsonModel(std::string("NVIDIA Orin Nano Developer Kit\0", 31)), "NVIDIA Orin Nano Developer Kit");
 }
 
 MachineSpec Mac(const char* python) {
@@ -77,6 +79,62 @@ TEST(PlatformPlan, JetsonOrinIsNotServedByPypiCudaWheels) {
   ASSERT_NE(p.release, nullptr);
   EXPECT_EQ(p.variant->variant.tag, "cpu");
   EXPECT_TRUE(Has(p.caveats, "caveat.jetson_not_pypi"));
+  EXPECT_TRUE(Has(p.caveats, "caveat.jetson_page"));  // JetPack 6.0: NVIDIA's wheel files
+}
+
+MachineSpec JetsonSpec(const char* cc, const char* l4t, const char* python) {
+  MachineSpec s;
+  s.platform = Platform{Os::kLinux, Arch::kAarch64};
+  s.gpus.push_back(ComputeCapability::Parse(cc).value());
+  s.has_nvidia_gpu = true;
+  s.python = PyVersion::Parse(python).value();
+  s.jetson = true;
+  s.jetson_l4t = l4t;
+  return s;
+}
+
+const Reason* Caveat(const Plan& p, std::string_view id) {
+  for (const Reason& r : p.caveats) {
+    if (r.id == id) return &r;
+  }
+  return nullptr;
+}
+
+std::string ArgText(const Reason& r, std::string_view key) {
+  for (const auto& [k, v] : r.args) {
+    if (k == key) return v.value_or("");
+  }
+  return "";
+}
+
+// nvidia-cosmos/cosmos-reason2#45: an AGX Orin on JetPack 6.2 (L4T R36.4, CUDA 12.6) gets
+// torch with sm_87 from the Jetson AI Lab index jp6/cu126. The plan names that index.
+TEST(PlatformPlan, JetsonOnJetPack62NamesTheJp6Cu126Index) {
+  Plan p = MakePlan(TheCatalog(), JetsonSpec("8.7", "36.4.3", "3.10"));
+  ASSERT_NE(p.release, nullptr);
+  EXPECT_TRUE(Has(p.caveats, "caveat.jetson_not_pypi"));
+  const Reason* index = Caveat(p, "caveat.jetson_index");
+  ASSERT_NE(index, nullptr);
+  EXPECT_EQ(ArgText(*index, "wheels"), "https://pypi.jetson-ai-lab.io/jp6/cu126");
+  EXPECT_EQ(ArgText(*index, "jetpack"), "6.1 / 6.2");
+}
+
+// pollen-robotics/microduck_rl#38: a Jetson AGX Thor on JetPack 7 (L4T R38, CUDA 13.0, sm_110)
+// runs SBSA builds; a CUDA 12.9 wheel has no sm_110. The plan is PyPI's cu130 build (which lists
+// 11.0) and names the Jetson AI Lab sbsa/cu130 index beside it, with no "not PyPI" caveat.
+TEST(PlatformPlan, ThorOnJetPack7IsPlannedWithACuda13Build) {
+  Plan p = MakePlan(TheCatalog(), JetsonSpec("11.0", "38.2.0", "3.12"));
+  ASSERT_NE(p.release, nullptr);
+  EXPECT_EQ(p.variant->variant.tag, "cu130");
+  EXPECT_FALSE(Has(p.caveats, "caveat.jetson_not_pypi"));
+  const Reason* index = Caveat(p, "caveat.jetson_index");
+  ASSERT_NE(index, nullptr);
+  EXPECT_EQ(ArgText(*index, "wheels"), "https://pypi.jetson-ai-lab.io/sbsa/cu130");
+}
+
+// An L4T release the catalog has no JetPack row for (R34, JetPack 5.0 developer preview) says so.
+TEST(PlatformPlan, JetsonOnAnUnknownL4tSaysTheWheelsAreUnknown) {
+  Plan p = MakePlan(TheCatalog(), JetsonSpec("8.7", "34.1.1", "3.8"));
   EXPECT_TRUE(Has(p.caveats, "caveat.jetson_wheels_unknown"));
 }
 
