@@ -76,6 +76,22 @@ void ApplyGpuHost(const Catalog& c, bool infer, MachineSpec& spec) {
   }
 }
 
+// A Jetson module named by --gpu on linux-aarch64 is planned as a Jetson (plan/platform_gate.h):
+// PyPI's aarch64 CUDA builds are SBSA's and do not run on its JetPack. Not Thor (11.0): it runs
+// JetPack 7 alone, whose CUDA user space is SBSA's (jetpack.tsv), so PyPI's cu130 builds serve it.
+void ApplyJetsonGpu(const Catalog& c, MachineSpec& spec) {
+  if (spec.jetson || spec.platform.os != Os::kLinux || spec.platform.arch != Arch::kAarch64) return;
+  for (const std::string& name : spec.gpu_names) {
+    GpuMatch match = MatchGpuName(c, name, false);
+    if (match.models.empty() || !IsJetson(*match.models.front())) continue;
+    const GpuModel& g = *match.models.front();
+    if (g.cc.major >= 11) continue;
+    spec.jetson = true;
+    spec.jetson_model = std::string(g.name);
+    return;
+  }
+}
+
 Status ApplyDriver(const SpecOptions& opt, MachineSpec& spec) {
   if (!opt.driver.empty()) {
     auto d = DriverVersion::Parse(opt.driver);
@@ -136,7 +152,10 @@ Result<MachineSpec> BuildSpec(const SpecOptions& opt, const Context& ctx) {
   if (detect && ctx.flags.arch.empty() && ctx.flags.os.empty()) spec.platform = probed;
   if (Status s = ApplyDriver(opt, spec); !s.ok()) return Error{s.error()};
   if (Status s = ApplyGpus(opt, ctx.catalog, ctx.lang, spec); !s.ok()) return s.err();
-  if (!opt.gpus.empty()) ApplyGpuHost(ctx.catalog, !detect && ctx.flags.arch.empty(), spec);
+  if (!opt.gpus.empty()) {
+    ApplyGpuHost(ctx.catalog, !detect && ctx.flags.arch.empty(), spec);
+    ApplyJetsonGpu(ctx.catalog, spec);
+  }
   if (!opt.python.empty() && !python_is_path) {
     auto py = PyVersion::Parse(opt.python);
     if (!py) return Error{py.error()};

@@ -74,6 +74,27 @@ TEST(GpuHosts, PlanWithoutArchTakesTheGraceHostsArchitecture) {
   EXPECT_TRUE(h100["machine"]["platform_from_gpu"].is_null());
 }
 
+// https://github.com/pinokiocomputer/pinokio/issues/1027: on an AGX Orin, `pip install torch`
+// from PyPI gave a build without CUDA for the Jetson. A plan for `--gpu "Jetson AGX Orin"` (no
+// machine probed) is a Jetson's: never PyPI's SBSA CUDA wheel, which does not run there, but the
+// CPU wheel with the notes that say why and where NVIDIA's builds are. Thor runs JetPack 7 alone,
+// whose CUDA is SBSA's (https://github.com/pollen-robotics/microduck_rl/issues/38 moved its torch
+// to the sbsa/cu130 index): planned as a server, with a build that has sm_110 code.
+TEST(GpuHosts, AJetsonGpuGivenByFlagIsPlannedAsAJetsonNotAnSbsaServer) {
+  for (std::vector<std::string> args : {std::vector<std::string>{"plan", "--no-detect", "--gpu", "Jetson AGX Orin"},
+                                        std::vector<std::string>{"plan", "--no-detect", "--arch", "aarch64", "--gpu", "Jetson AGX Orin"}}) {
+    json j = RunJson(args);
+    EXPECT_EQ(j["machine"]["platform"], "linux-aarch64");
+    EXPECT_EQ(j["variant"], "cpu") << j.dump();
+    bool not_pypi = false;
+    for (const json& c : j["caveats"]) not_pypi |= c.get<std::string>().find("is a Jetson module") != std::string::npos;
+    EXPECT_TRUE(not_pypi) << j["caveats"].dump();
+  }
+  json thor = RunJson({"plan", "--no-detect", "--gpu", "Jetson AGX Thor", "--driver", "580.00"});
+  EXPECT_EQ(thor["machine"]["platform"], "linux-aarch64");
+  EXPECT_EQ(thor["variant"], "cu130") << thor.dump();
+}
+
 // Same thread: an explicit --arch x86_64 for a GH200 plans what was asked, with the caveat that
 // no GH200 machine is x86_64.
 TEST(GpuHosts, ExplicitX86ArchForAGraceGpuSaysNoSuchMachineExists) {
