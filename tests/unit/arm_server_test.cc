@@ -112,7 +112,8 @@ TEST(GpuHosts, ExplicitX86ArchForAGraceGpuSaysNoSuchMachineExists) {
 // "Linux Aarch64" command with --index-url .../cu128 for GB200-class machines. `lookup gpu GB200`
 // answers for linux-aarch64 without --arch.
 TEST(GpuHosts, LookupGpuAnswersForTheGpusHost) {
-  json j = RunJson({"lookup", "gpu", "GB200", "--driver", "570.124.06"});
+  // --os linux: the answer is the same on any host (on an aarch64 host the GPU changes nothing).
+  json j = RunJson({"lookup", "gpu", "GB200", "--os", "linux", "--driver", "570.124.06"});
   EXPECT_EQ(j["answer"]["platform"], "linux-aarch64");
   EXPECT_EQ(j["answer"]["platform_from_gpu"], "NVIDIA GB200");
   EXPECT_EQ(j["answer"]["newest"]["variant"], "cu128");
