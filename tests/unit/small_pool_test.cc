@@ -13,13 +13,13 @@ namespace cudamatch {
 namespace {
 
 struct Region {
-  explicit Region(size_t bytes) : bytes(bytes), memory(new SmallPool), data(static_cast<char*>(std::aligned_alloc(SmallPool::kAlign, bytes))) {
+  explicit Region(size_t bytes) : memory(new SmallPool), storage(bytes + SmallPool::kAlign) {
+    char* data = storage.data();
+    data += (SmallPool::kAlign - reinterpret_cast<uintptr_t>(data) % SmallPool::kAlign) % SmallPool::kAlign;
     memory->Reset(data, bytes);
   }
-  ~Region() { std::free(data); }
-  size_t bytes;
   std::unique_ptr<SmallPool> memory;
-  char* data;
+  std::vector<char> storage;
   SmallPool::Cache cache{};
 };
 
