@@ -30,6 +30,7 @@ void CheckTorchFileList(const Snapshot& s, const Catalog& c, const PlanQuery& pl
 void CheckExtensionKernels(const Snapshot& s, const Catalog& c, const PlanQuery& plans, std::vector<Finding>& out);
 void CheckExtensionRuntime(const Snapshot& s, const Catalog& c, const PlanQuery& plans, std::vector<Finding>& out);
 void CheckExtensionPins(const Snapshot& s, const Catalog& c, const PlanQuery& plans, std::vector<Finding>& out);
+void CheckExtensionAbi(const Snapshot& s, const Catalog& c, const PlanQuery& plans, std::vector<Finding>& out);
 void CheckRuntimeShadowed(const Snapshot& s, const Catalog& c, const PlanQuery& plans, std::vector<Finding>& out);
 void CheckCompanionBuilds(const Snapshot& s, const Catalog& c, const PlanQuery& plans, std::vector<Finding>& out);
 void CheckNvidiaWheels(const Snapshot& s, const Catalog& c, const PlanQuery& plans, std::vector<Finding>& out);
@@ -86,6 +87,7 @@ const std::vector<FindingDecl>& FindingTable() {
       {"ext.cuda_major", E, CheckExtensionRuntime, kEnv},
       {"ext.cudnn_major", E, CheckExtensionRuntime, kEnv},
       {"ext.torch_pin", E, CheckExtensionPins, kEnv},
+      {"ext.cxx_abi", E, CheckExtensionAbi, kEnv},
       {"runtime.shadowed", W, CheckRuntimeShadowed, kEnv},
       {"torch.vision_cuda_mismatch", E, CheckCompanionBuilds, kEnv},
       {"torch.audio_cuda_mismatch", E, CheckCompanionBuilds, kEnv},

@@ -38,7 +38,8 @@ struct RemedyNeed {
     kPurgeLinuxDriver,   // remove a Linux driver installed inside WSL
     kContainerGpus,      // start the container with the GPUs passed through
     kHostCompiler,       // install g++-`gcc` and make it the compiler
-    kExtensionRebuild,   // rebuild `package` at `version` from source for `arch_list`
+    kExtensionRebuild,   // rebuild `package` at `version` from source for `arch_list`, CUDA_HOME=`path` when set
+    kExtensionWheel,     // the wheel file at URL `path` of `package` at `version`, replacing the installed one
     kUnsetEnv,           // unset `names`
     kUseToolkit,         // CUDA_HOME=`path`, PATH=`path`/bin:$PATH
     kPythonMinusMPip,    // run pip as "python -m pip" (words: the arguments are the user's)

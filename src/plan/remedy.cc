@@ -120,6 +120,17 @@ PackageInstall JetsonIndexInstall(const RemedyNeed& need) {
   return p;
 }
 
+// pip install --force-reinstall --no-deps URL: the wheel replaces the build installed.
+PackageInstall ExtensionWheelInstall(const RemedyNeed& need) {
+  PackageInstall p;
+  p.force_reinstall = true;
+  p.no_deps = true;
+  InstallPin pin;
+  pin.name = need.path;
+  p.pins.push_back(std::move(pin));
+  return p;
+}
+
 SystemStep Step(SystemStep::Kind kind, const RemedyNeed& need) { return SystemStep{kind, need.os_id, need.branch, need.gcc}; }
 
 std::optional<PackageInstall> EnvInstall(const Catalog& c, const Snapshot& s, const RemedyNeed& need) {
@@ -137,6 +148,7 @@ std::optional<PackageInstall> EnvInstall(const Catalog& c, const Snapshot& s, co
     case K::kTorchPin: p = TorchPin(c, s, env, *need.version); break;
     case K::kNvidiaWheels: p = NvidiaWheels(need.requirements); break;
     case K::kJetsonIndex: p = JetsonIndexInstall(need); break;
+    case K::kExtensionWheel: p = ExtensionWheelInstall(need); break;
     default: break;
   }
   if (!p) return p;
@@ -160,7 +172,7 @@ std::optional<RemedyStep> PlanStep(const Catalog& c, const Snapshot& s, const Re
     case K::kLoadModule: return Step(S::kLoadModule, need);
     case K::kPurgeLinuxDriver: return Step(S::kPurgeLinuxDriver, need);
     case K::kContainerGpus: return Step(S::kContainerGpus, need);
-    case K::kExtensionRebuild: return Rebuild{need.package, need.version, need.arch_list, ""};
+    case K::kExtensionRebuild: return Rebuild{need.package, need.version, need.arch_list, need.path};
     case K::kUnsetEnv: return EnvChange{need.names, {}};
     case K::kUseToolkit: return EnvChange{{}, {{"CUDA_HOME", need.path, false}, {"PATH", need.path + "/bin", true}}};
     case K::kPythonMinusMPip: return Advice{"python -m pip install ..."};

@@ -10,7 +10,10 @@
 //   extensions: every *.dist-info but torch's, triton's and the nvidia-* wheels': the shared
 //               objects its RECORD lists, kept when they carry GPU code or link the CUDA runtime,
 //               cuDNN, cuBLAS or torch's CUDA libraries; METADATA for the Requires-Dist pins on
-//               torch, torchvision and torchaudio (binaries_ext.cc). At most 64 shared objects a
+//               torch, torchvision and torchaudio; direct_url.json for the wheel's file name
+//               (binaries_ext.cc). The .dynsym of those that link torch's libraries, for the C++
+//               ABI of the torch symbols they need.
+//   torch's ABI: <site>/torch/lib/libc10.so's .dynsym, the torch symbols it defines. At most 64 shared objects a
 //               distribution and 512 an environment are read.
 #include "probe/binaries.h"
 
@@ -32,7 +35,27 @@ std::string_view LibOriginName(LibOrigin o) {
   return "default";
 }
 
-BinaryInfo ReadBinary(const Fs& fs, const std::string& path, Trail& trail) {
+bool LinksTorch(const std::vector<std::string>& needed) {
+  return std::any_of(needed.begin(), needed.end(), [](const std::string& n) {
+    return StartsWith(n, "libc10") || StartsWith(n, "libtorch");
+  });
+}
+
+namespace {
+
+void ReadSymbols(const RandomAccessFile& file, const ElfInfo& elf, BinaryInfo& b, Trail& trail) {
+  auto symbols = ReadTorchSymbols(file, elf);
+  if (!symbols) {
+    trail.Error(b.path, ".dynsym: " + symbols.error());
+    return;
+  }
+  for (const std::string& cut : symbols->cut) trail.Skipped(b.path, "cap: " + cut);
+  b.symbols = std::move(*symbols);
+}
+
+}  // namespace
+
+BinaryInfo ReadBinary(const Fs& fs, const std::string& path, Trail& trail, bool symbols) {
   BinaryInfo b;
   b.path = path;
   auto file = fs.Open(path);
@@ -56,6 +79,7 @@ BinaryInfo ReadBinary(const Fs& fs, const std::string& path, Trail& trail) {
   b.needed = elf->needed;
   b.rpath = elf->rpath;
   b.runpath = elf->runpath;
+  if (symbols || LinksTorch(b.needed)) ReadSymbols(**file, *elf, b, trail);
   if (const ElfSection* s = FatbinSection(*elf)) {
     auto code = ReadFatbin(**file, s->offset, s->size);
     if (!code) {
@@ -101,6 +125,8 @@ void ReadTorchLibs(const Fs& fs, PythonEnv& env, Trail& trail) {
     if (!fs.IsFile(path)) continue;
     it->second.binaries.push_back(ReadBinary(fs, path, trail));
   }
+  std::string c10 = site + "/torch/lib/libc10.so";
+  if (fs.IsFile(c10)) it->second.abi_libs.push_back(ReadBinary(fs, c10, trail, true));
 }
 
 namespace {

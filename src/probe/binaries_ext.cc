@@ -94,6 +94,19 @@ class CondaFiles {
   std::map<std::string, std::string> records_;  // normalized name -> record path
 };
 
+// pip writes direct_url.json for an install from a URL or file (PEP 610): a few hundred bytes.
+void ReadDirectUrl(const Fs& fs, const std::string& dist_dir, ExtensionInfo& ext) {
+  std::string path = dist_dir + "/direct_url.json";
+  auto file = fs.Open(path);
+  if (!file || (*file)->size() > 64 * 1024) return;
+  auto text = (*file)->ReadAt(0, static_cast<size_t>((*file)->size()));
+  if (!text) return;
+  ext.wheel_file = WheelFileOfDirectUrl(*text);
+  if (ext.wheel_file.empty()) return;
+  ext.wheel_source = path;
+  ext.wheel_cxx11abi = WheelCxx11Abi(ext.wheel_file);
+}
+
 std::optional<ExtensionInfo> ReadExtension(const Fs& fs, const std::string& site, const DistFiles& dist,
                                            size_t& budget, CondaFiles& conda, Trail& trail) {
   std::vector<std::string> objects;
@@ -128,6 +141,12 @@ std::optional<ExtensionInfo> ReadExtension(const Fs& fs, const std::string& site
     if (LinksCuda(b)) ext.libs.push_back(std::move(b));
   }
   if (ext.libs.empty()) return std::nullopt;
+  // The wheel's name matters only beside torch symbols of a known ABI: read it for those alone.
+  if (std::any_of(ext.libs.begin(), ext.libs.end(), [](const BinaryInfo& b) {
+        return !b.symbols.needs_cxx11.empty() || !b.symbols.needs_old.empty();
+      })) {
+    ReadDirectUrl(fs, dist.dir, ext);
+  }
   return ext;
 }
 

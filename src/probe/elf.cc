@@ -174,7 +174,96 @@ Status ReadDynamic(const RandomAccessFile& f, const ElfLimits& limits, ElfInfo& 
   return Status::Ok();
 }
 
+constexpr size_t kSymSize = 24;
+
+bool IsDigit(char c) { return c >= '0' && c <= '9'; }
+bool IsSeqChar(char c) { return IsDigit(c) || (c >= 'A' && c <= 'Z'); }
+
+// The end of a substitution S<seq-id>_ / S_ starting at `i`, or npos when it is no substitution.
+size_t SubstitutionEnd(std::string_view n, size_t i) {
+  size_t j = i + 1;
+  while (j < n.size() && IsSeqChar(n[j])) ++j;
+  return j < n.size() && n[j] == '_' ? j + 1 : std::string_view::npos;
+}
+
+void Classify(std::string_view name, bool defined, TorchSymbols& out) {
+  if (!IsTorchApiSymbol(name)) return;
+  std::optional<bool> abi = MangledCxx11Abi(name);
+  if (!abi) return;
+  std::string& slot = defined ? (*abi ? out.defines_cxx11 : out.defines_old) : (*abi ? out.needs_cxx11 : out.needs_old);
+  if (slot.empty()) slot = std::string(name);
+}
+
 }  // namespace
+
+// Walks the mangled name a token at a time: a <source-name> (length, identifier) is skipped
+// whole so that its letters are never read as codes; "Ss" is the old ABI's std::string, the
+// identifier __cxx11 the new ABI's inline namespace (std::__cxx11::basic_string).
+std::optional<bool> MangledCxx11Abi(std::string_view n) {
+  std::optional<bool> out;
+  size_t i = 0;
+  while (i < n.size()) {
+    if (IsDigit(n[i])) {
+      size_t len = 0;
+      while (i < n.size() && IsDigit(n[i]) && len < n.size()) len = len * 10 + static_cast<size_t>(n[i++] - '0');
+      std::string_view id = n.substr(i, std::min(len, n.size() - i));
+      if (id == "__cxx11") return true;
+      if (id == "basic_string") out = false;
+      i += id.size();
+    } else if (n[i] == 'S' && i + 1 < n.size()) {
+      if (n[i + 1] == 's') out = false;
+      size_t end = SubstitutionEnd(n, i);
+      i = end == std::string_view::npos ? i + 2 : end;
+    } else {
+      ++i;
+    }
+  }
+  return out;
+}
+
+bool IsTorchApiSymbol(std::string_view name) {
+  return StartsWith(name, "_ZN3c10") || StartsWith(name, "_ZN2at") || StartsWith(name, "_ZN5torch") ||
+         StartsWith(name, "_ZNK3c10") || StartsWith(name, "_ZNK2at") || StartsWith(name, "_ZNK5torch");
+}
+
+Result<TorchSymbols> ReadTorchSymbols(const RandomAccessFile& f, const ElfInfo& info, const ElfLimits& limits) {
+  TorchSymbols out;
+  const ElfSection* sym = nullptr;
+  for (const ElfSection& s : info.sections) {
+    if (s.type == kShtDynsym) sym = &s;
+  }
+  if (sym == nullptr) return out;
+  if (sym->link >= info.sections.size()) return Err(".dynsym links to section " + std::to_string(sym->link) + ", out of range");
+  const ElfSection& strtab = info.sections[sym->link];
+  if (strtab.type == kShtNobits) return Err(".dynsym's string table has no content");
+  uint64_t count = sym->size / kSymSize;
+  if (count > limits.max_symbols) {
+    out.cut.push_back(std::to_string(count) + " dynamic symbols: the first " + std::to_string(limits.max_symbols) + " read");
+    count = limits.max_symbols;
+  }
+  uint64_t names_size = std::min<uint64_t>(strtab.size, limits.max_symbol_names);
+  if (names_size < strtab.size) {
+    out.cut.push_back("dynamic symbol names past " + std::to_string(limits.max_symbol_names) + " bytes: not read");
+  }
+  auto names = f.ReadAt(strtab.offset, static_cast<size_t>(names_size));
+  if (!names) return Error{names.error()};
+  constexpr uint64_t kChunk = 4096;  // symbols a read
+  for (uint64_t first = 0; first < count; first += kChunk) {
+    uint64_t n = std::min(kChunk, count - first);
+    auto table = f.ReadAt(sym->offset + first * kSymSize, static_cast<size_t>(n * kSymSize));
+    if (!table) return Error{table.error()};
+    if (table->size() != n * kSymSize) return Err(".dynsym truncated");
+    for (size_t at = 0; at < table->size(); at += kSymSize) {
+      uint32_t off = Le32(*table, at);
+      if (off == 0 || off >= names->size()) continue;
+      size_t end = names->find('\0', off);
+      if (end == std::string::npos) continue;  // cut by the cap
+      Classify(std::string_view(*names).substr(off, end - off), Le16(*table, at + 6) != 0, out);
+    }
+  }
+  return out;
+}
+
 
 bool LooksLikeElf(std::string_view head) { return head.size() >= 4 && head.substr(0, 4) == "\x7f" "ELF"; }
 

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,7 @@ namespace cudamatch {
 
 inline constexpr uint32_t kShtNobits = 8;
 inline constexpr uint32_t kShtDynamic = 6;
+inline constexpr uint32_t kShtDynsym = 11;
 
 struct ElfSection {
   std::string name;
@@ -51,7 +53,29 @@ struct ElfLimits {
   size_t max_needed = 1024;
   size_t max_search_dirs = 256;
   size_t max_string_bytes = 64 * 1024;
+  // ReadTorchSymbols: the .dynsym entries and the .dynstr bytes read (libc10.so has ~5k symbols
+  // and ~1 MB of names; an extension's _C.so a few times that).
+  uint64_t max_symbols = 1 << 20;
+  uint64_t max_symbol_names = 32 << 20;
 };
+
+// Symbols of torch's C++ API (names starting _ZN3c10, _ZN2at, _ZN5torch) whose mangled name
+// spells std::string, by the C++ ABI it was compiled with: the first of each kind, "" for none.
+//   new ABI (-D_GLIBCXX_USE_CXX11_ABI=1): _ZN3c106detail14torchCheckFailEPKcS2_jRKNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEE
+//   old ABI (=0):                         _ZN3c106detail14torchCheckFailEPKcS2_jRKSs
+struct TorchSymbols {
+  std::string needs_cxx11, needs_old;    // undefined here: what the file takes from torch
+  std::string defines_cxx11, defines_old;  // defined here: what the file exports
+  std::vector<std::string> cut;          // what the caps cut, as ElfInfo::cut
+};
+
+// The C++ ABI a mangled name spells std::string in: true for std::__cxx11, false for the old
+// std::string (Ss, or std::basic_string without __cxx11), nullopt when it names no string.
+std::optional<bool> MangledCxx11Abi(std::string_view name);
+bool IsTorchApiSymbol(std::string_view name);
+
+// Reads .dynsym and its string table (the section headers' SHT_DYNSYM), within the caps.
+Result<TorchSymbols> ReadTorchSymbols(const RandomAccessFile& file, const ElfInfo& info, const ElfLimits& limits = {});
 
 // The headers of an ELF64 little-endian file; an error for anything else or anything damaged.
 Result<ElfInfo> ReadElf(const RandomAccessFile& file, const ElfLimits& limits = {});

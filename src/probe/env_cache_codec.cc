@@ -1,4 +1,4 @@
-// The environment cache's file: "cudamatch-env-cache 3\n", the checksum of the rest and "\n",
+// The environment cache's file: "cudamatch-env-cache 4\n", the checksum of the rest and "\n",
 // then the entry as a sequence of values, each marked by its first byte:
 //   i<decimal>;        an integer          s<length>:<bytes>  a string, any bytes
 //   t, f               true, false         n                  none (an optional without a value)
@@ -16,7 +16,7 @@ namespace cudamatch {
 
 namespace {
 
-constexpr std::string_view kMagic = "cudamatch-env-cache 3\n";
+constexpr std::string_view kMagic = "cudamatch-env-cache 4\n";
 
 class Writer {
  public:
@@ -200,6 +200,7 @@ void Put(Writer& w, const std::vector<BinaryInfo>& list) {
     w.Strs(b.needed);
     w.Strs(b.rpath);
     w.Strs(b.runpath);
+    for (const std::string* t : {&b.symbols.needs_cxx11, &b.symbols.needs_old, &b.symbols.defines_cxx11, &b.symbols.defines_old}) w.Str(*t);
     w.Str(b.error);
   }
 }
@@ -211,6 +212,7 @@ std::vector<BinaryInfo> GetBinaries(Reader& r) {
     b.needed = r.Strs();
     b.rpath = r.Strs();
     b.runpath = r.Strs();
+    for (std::string* t : {&b.symbols.needs_cxx11, &b.symbols.needs_old, &b.symbols.defines_cxx11, &b.symbols.defines_old}) *t = r.Str();
     b.error = r.Str();
   }
   return out;
@@ -232,6 +234,7 @@ void Put(Writer& w, const PackageInfo& p) {
   w.Strs(p.nvidia_requirements);
   w.Strs(p.bundled_libs);
   Put(w, p.binaries);
+  Put(w, p.abi_libs);
 }
 PackageInfo GetPackage(Reader& r) {
   PackageInfo p;
@@ -253,6 +256,7 @@ PackageInfo GetPackage(Reader& r) {
   p.nvidia_requirements = r.Strs();
   p.bundled_libs = r.Strs();
   p.binaries = GetBinaries(r);
+  p.abi_libs = GetBinaries(r);
   return p;
 }
 
@@ -262,6 +266,10 @@ void Put(Writer& w, const ExtensionInfo& e) {
   w.Str(e.metadata_path);
   w.Strs(e.torch_pins);
   Put(w, e.libs);
+  w.Str(e.wheel_file);
+  w.Str(e.wheel_source);
+  if (e.wheel_cxx11abi) w.Bool(*e.wheel_cxx11abi);
+  else w.None();
 }
 ExtensionInfo GetExtension(Reader& r) {
   ExtensionInfo e;
@@ -270,6 +278,9 @@ ExtensionInfo GetExtension(Reader& r) {
   e.metadata_path = r.Str();
   e.torch_pins = r.Strs();
   e.libs = GetBinaries(r);
+  e.wheel_file = r.Str();
+  e.wheel_source = r.Str();
+  if (!r.None()) e.wheel_cxx11abi = r.Bool();
   return e;
 }
 

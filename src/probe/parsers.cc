@@ -126,6 +126,23 @@ std::optional<CudaVersion> ParseCudaVersionJson(std::string_view text) {
   return CudaVersion::Parse(version->get<std::string>()).as_optional();
 }
 
+std::string WheelFileOfDirectUrl(std::string_view text) {
+  auto json = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (json.is_discarded() || !json.is_object()) return "";
+  auto url = json.find("url");
+  if (url == json.end() || !url->is_string()) return "";
+  std::string u = url->get<std::string>();
+  u = u.substr(0, u.find_first_of("?#"));
+  std::string file = u.substr(u.rfind('/') + 1);
+  return EndsWith(file, ".whl") ? file : "";
+}
+
+std::optional<bool> WheelCxx11Abi(std::string_view wheel_file) {
+  if (wheel_file.find("cxx11abiTRUE") != std::string_view::npos) return true;
+  if (wheel_file.find("cxx11abiFALSE") != std::string_view::npos) return false;
+  return std::nullopt;
+}
+
 std::optional<CondaRecord> ParseCondaRecord(std::string_view text) {
   auto json = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
   if (json.is_discarded() || !json.is_object()) return std::nullopt;

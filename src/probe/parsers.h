@@ -122,6 +122,12 @@ struct Requirement {
 std::optional<Requirement> ParseRequirement(std::string_view line);
 std::string NormalizeProjectName(std::string_view name);
 
+// The wheel file a PEP 610 direct_url.json names, "" when its url is no wheel:
+//   {"url": "https://github.com/Dao-AILab/flash-attention/releases/download/v2.7.4.post1/flash_attn-2.7.4.post1+cu12torch2.6cxx11abiFALSE-cp311-cp311-linux_x86_64.whl", "archive_info": {...}}
+std::string WheelFileOfDirectUrl(std::string_view text);
+// The C++ ABI a wheel's name states (flash-attn's "cxx11abiTRUE" / "cxx11abiFALSE"), else nullopt.
+std::optional<bool> WheelCxx11Abi(std::string_view wheel_file);
+
 // "torch-2.3.1+cu121.dist-info" -> {"torch", "2.3.1+cu121"}; also ".egg-info".
 struct DistDir {
   std::string name;

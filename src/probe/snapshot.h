@@ -11,6 +11,7 @@
 #include "core/fs.h"
 #include "core/platform.h"
 #include "core/version.h"
+#include "probe/elf.h"
 #include "probe/fatbin.h"
 #include "probe/paste_info.h"
 
@@ -195,6 +196,9 @@ struct BinaryInfo {
   std::vector<std::string> rpath;     // DT_RPATH
   std::vector<std::string> runpath;   // DT_RUNPATH
   std::string error;                  // why it could not be read; "" when it was
+  // torch API symbols spelling std::string, by C++ ABI (.dynsym): read for an extension's files
+  // that link torch (libc10.so, libtorch*.so) and for torch's own libc10.so; empty otherwise.
+  TorchSymbols symbols;
 };
 
 // Where the dynamic loader finds a library, in its order of search.
@@ -221,6 +225,11 @@ struct ExtensionInfo {
   std::string metadata_path;             // its METADATA
   std::vector<std::string> torch_pins;  // Requires-Dist on torch/torchvision/torchaudio: "torch==2.4.1"
   std::vector<BinaryInfo> libs;          // the CUDA shared objects among its files
+  // The wheel pip installed it from, when direct_url.json names one (flash_attn-2.7.4.post1+
+  // cu12torch2.6cxx11abiFALSE-cp311-cp311-linux_x86_64.whl), and the C++ ABI its name states.
+  std::string wheel_file;
+  std::string wheel_source;  // the direct_url.json
+  std::optional<bool> wheel_cxx11abi;
 };
 
 struct PackageInfo {
@@ -239,6 +248,7 @@ struct PackageInfo {
   std::vector<std::string> nvidia_requirements;  // "nvidia-cudnn-cu12==8.9.2.26"
   std::vector<std::string> bundled_libs;         // torch/lib/libcudnn.so.8 ...
   std::vector<BinaryInfo> binaries;              // torch: libtorch_cuda*.so read for GPU code
+  std::vector<BinaryInfo> abi_libs;              // torch: libc10.so read for the C++ ABI it exports
   std::vector<RuntimeLib> runtime;               // torch: the CUDA libraries it will load
 };
 

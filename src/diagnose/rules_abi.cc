@@ -1,0 +1,132 @@
+// The C++ ABI of torch's API between an extension and torch: the torch symbols an extension's
+// shared objects need (.dynsym, undefined) against those torch's libc10.so defines. A build made
+// with the other _GLIBCXX_USE_CXX11_ABI fails to import with "undefined symbol:
+// _ZN3c106detail14torchCheckFail...". PyPI's torch wheels used the old ABI before 2.7 and the
+// new one from 2.7 on (pytorch/pytorch#143962), 2.6.0+cu126 already the new one
+// (Dao-AILab/flash-attention#1644): the ABI is read from the libraries, never from the version.
+#include "catalog/extensions.h"
+#include "core/text.h"
+#include "diagnose/rule_fns.h"
+
+namespace cudamatch {
+
+namespace {
+
+struct TorchAbi {
+  bool cxx11 = false;
+  std::string symbol;  // one symbol libc10.so defines, in that ABI
+  std::string file;
+};
+
+// The ABI torch's libraries export, when one of them defines torch symbols of one ABI only.
+std::optional<TorchAbi> TorchExports(const PackageInfo& torch) {
+  for (const BinaryInfo& b : torch.abi_libs) {
+    bool cxx11 = !b.symbols.defines_cxx11.empty();
+    if (cxx11 == !b.symbols.defines_old.empty()) continue;
+    return TorchAbi{cxx11, cxx11 ? b.symbols.defines_cxx11 : b.symbols.defines_old, b.path};
+  }
+  return std::nullopt;
+}
+
+std::string AbiName(bool cxx11) { return cxx11 ? "_GLIBCXX_USE_CXX11_ABI=1" : "_GLIBCXX_USE_CXX11_ABI=0"; }
+
+// The nested name of a mangled symbol: _ZN3c106detail14torchCheckFailEPKcS2_jRKSs ->
+// c10::detail::torchCheckFail; the name itself when it is not of that shape.
+std::string ShortName(std::string_view m) {
+  size_t i = StartsWith(m, "_ZNK") ? 4 : StartsWith(m, "_ZN") ? 3 : 0;
+  if (i == 0) return std::string(m);
+  std::string out;
+  while (i < m.size() && m[i] >= '0' && m[i] <= '9') {
+    size_t len = 0;
+    while (i < m.size() && m[i] >= '0' && m[i] <= '9' && len < m.size()) len = len * 10 + static_cast<size_t>(m[i++] - '0');
+    if (len > m.size() - i) return std::string(m);
+    out += (out.empty() ? "" : "::") + std::string(m.substr(i, len));
+    i += len;
+  }
+  return out.empty() ? std::string(m) : out;
+}
+
+std::string PythonTag(const PythonEnv& env) {
+  return env.version ? "cp" + std::to_string(env.version->major) + std::to_string(env.version->minor) : "";
+}
+
+// The catalog's wheel of this release that states torch's ABI and fits its release and CUDA.
+const ExtensionWheel* AbiWheel(const Snapshot& s, const Catalog& c, const PackageInfo& torch, const ExtensionInfo& ext,
+                               bool cxx11) {
+  if (!ext.version || !torch.cuda) return nullptr;
+  const ExtensionRelease* e = FindExtension(c, ext.name, *ext.version);
+  if (e == nullptr) return nullptr;
+  TorchBuild build{*torch.version, torch.cuda, cxx11 ? CxxAbi::kCxx11 : CxxAbi::kPreCxx11};
+  for (const ExtensionWheel* w : WheelsFor(c, *e, s.platform.Name(), build)) {
+    if (w->abi != CxxAbi::kUnknown && w->location == WheelLocation::kGithubRelease) return w;
+  }
+  return nullptr;
+}
+
+const ToolkitInfo* NvccOfMajor(const Snapshot& s, int major) {
+  for (const ToolkitInfo& t : s.toolkits) {
+    if (t.has_nvcc && t.version && t.version->major == major) return &t;
+  }
+  return nullptr;
+}
+
+// The fix: the prebuilt wheel for this torch and ABI; else a rebuild with the nvcc of torch's
+// CUDA major (CUDA_HOME set to it); else the rebuild, after the toolkit the evidence names.
+RemedyNeed AbiNeed(const Snapshot& s, const Catalog& c, const PythonEnv& env, const PackageInfo& torch,
+                   const ExtensionInfo& ext, bool cxx11, std::vector<EvidenceItem>& evidence) {
+  std::string python = PythonTag(env);
+  if (const ExtensionWheel* w = AbiWheel(s, c, torch, ext, cxx11); w && !python.empty()) {
+    RemedyNeed need = Need(RemedyNeed::Kind::kExtensionWheel);
+    need.package = ext.name;
+    need.version = ext.version;
+    need.path = WheelUrl(*w, *torch.version, python);
+    return need;
+  }
+  RemedyNeed need = Need(RemedyNeed::Kind::kExtensionRebuild);
+  need.package = ext.name;
+  need.version = ext.version;
+  if (!torch.cuda) return need;
+  if (const ToolkitInfo* t = NvccOfMajor(s, torch.cuda->major)) {
+    need.path = t->path;
+  } else {
+    evidence.push_back(Ev("evidence.abi_no_nvcc", {{"major", std::to_string(torch.cuda->major)}}));
+  }
+  return need;
+}
+
+void AddWheelEvidence(const ExtensionInfo& ext, bool torch_cxx11, std::vector<EvidenceItem>& evidence) {
+  if (!ext.wheel_cxx11abi || *ext.wheel_cxx11abi == torch_cxx11) return;
+  evidence.push_back(Ev("evidence.wheel_abi", {{"wheel", ext.wheel_file}, {"source", ext.wheel_source},
+                                               {"flag", *ext.wheel_cxx11abi ? "cxx11abiTRUE" : "cxx11abiFALSE"}}));
+}
+
+}  // namespace
+
+void CheckExtensionAbi(const Snapshot& s, const Catalog& c, const PlanQuery&, std::vector<Finding>& out) {
+  ForEachTorch(s, [&](const PythonEnv& env, const PackageInfo& torch) {
+    std::optional<TorchAbi> abi = TorchExports(torch);
+    if (!abi) return;
+    for (const ExtensionInfo& ext : env.extensions) {
+      for (const BinaryInfo& lib : ext.libs) {
+        const std::string& needs = abi->cxx11 ? lib.symbols.needs_old : lib.symbols.needs_cxx11;
+        if (needs.empty()) continue;
+        std::vector<EvidenceItem> evidence = {
+            Ev("evidence.needs_symbol", {{"file", lib.path}, {"symbol", ShortName(needs)}, {"mangled", needs},
+                                         {"abi", AbiName(!abi->cxx11)}}),
+            Ev("evidence.defines_symbol", {{"file", abi->file}, {"symbol", ShortName(abi->symbol)}, {"mangled", abi->symbol},
+                                           {"abi", AbiName(abi->cxx11)}}),
+            TorchEvidence(env, torch)};
+        AddWheelEvidence(ext, abi->cxx11, evidence);
+        RemedyNeed need = AbiNeed(s, c, env, torch, ext, abi->cxx11, evidence);
+        out.push_back(EmitFor(s, env, "ext.cxx_abi",
+                              {{"env", env.prefix}, {"package", ext.name + (ext.version ? " " + ext.version->ToString() : "")},
+                               {"file", lib.path}, {"abi", AbiName(!abi->cxx11)}, {"torch", torch.version->ToString()},
+                               {"torch_abi", AbiName(abi->cxx11)}, {"symbol", ShortName(needs)}},
+                              std::move(evidence), "extensions", need));
+        break;  // one finding per package
+      }
+    }
+  });
+}
+
+}  // namespace cudamatch

@@ -1,0 +1,194 @@
+// The C++ ABI of torch symbols, read from real shared objects that g++ builds here: a libc10.so
+// defining c10::detail::torchCheckFail in one ABI and an extension needing it in the other.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+
+#include "diagnose/rules.h"
+#include "plan/diagnose.h"
+#include "plan/remedy_text.h"
+#include "probe/binaries.h"
+#include "probe/context.h"
+#include "tests/unit/test_util.h"
+
+namespace cudamatch {
+namespace {
+
+using testing::TempDir;
+
+constexpr const char* kC10 =
+    "#include <string>\nnamespace c10 { namespace detail {\n"
+    "void torchCheckFail(const char*, const char*, unsigned, const std::string& m) { (void)m; }\n}}\n";
+constexpr const char* kExt =
+    "#include <string>\nnamespace c10 { namespace detail {\n"
+    "void torchCheckFail(const char*, const char*, unsigned, const std::string&);\n}}\n"
+    "extern \"C\" void mha_fwd() { c10::detail::torchCheckFail(\"mha_fwd\", __FILE__, __LINE__, std::string(\"x\")); }\n";
+
+bool Gxx(const std::string& args) { return std::system(("g++ -shared -fPIC " + args + " 2>/dev/null").c_str()) == 0; }
+
+// site/torch/lib/libc10.so with `torch_abi`; site/flash_attn_2_cuda...so with `ext_abi`, linked
+// against a stub libc10.so of its own ABI and libc10_cuda.so (as flash-attn's module is).
+bool Build(const TempDir& t, int torch_abi, int ext_abi) {
+  std::string c10 = t.Write("c10.cc", kC10), ext = t.Write("ext.cc", kExt), stub = t.Mkdir("stub");
+  t.Mkdir("site/torch/lib");
+  std::string e = std::to_string(ext_abi);
+  return Gxx("-D_GLIBCXX_USE_CXX11_ABI=" + std::to_string(torch_abi) + " -Wl,-soname,libc10.so -o " + t.path() +
+             "/site/torch/lib/libc10.so " + c10) &&
+         Gxx("-D_GLIBCXX_USE_CXX11_ABI=" + e + " -Wl,-soname,libc10.so -o " + stub + "/libc10.so " + c10) &&
+         Gxx("-Wl,-soname,libc10_cuda.so -o " + stub + "/libc10_cuda.so " + c10) &&
+         Gxx("-D_GLIBCXX_USE_CXX11_ABI=" + e + " -Wl,--no-as-needed -o " + t.path() +
+             "/site/flash_attn_2_cuda.cpython-310-x86_64-linux-gnu.so " + ext + " -L" + stub + " -lc10 -lc10_cuda");
+}
+
+// flash-attn 2.7.3 as pip installs it: METADATA, RECORD with hashes, INSTALLER, direct_url.json.
+void WriteDist(const TempDir& t, const std::string& wheel) {
+  std::string d = "site/flash_attn-2.7.3.dist-info/";
+  t.Write(d + "METADATA", "Metadata-Version: 2.1\nName: flash_attn\nVersion: 2.7.3\nRequires-Dist: torch\nRequires-Dist: einops\n");
+  t.Write(d + "INSTALLER", "pip\n");
+  t.Write(d + "RECORD",
+          "flash_attn-2.7.3.dist-info/INSTALLER,sha256=zuuue4knoyJ-UwPPXg8fezS7VCrXJQrAP7zeNuwvFQg,4\n"
+          "flash_attn-2.7.3.dist-info/METADATA,sha256=0VxB0bV0t0HzNXS6xSP2dn5BhHzk6iq0Y7cUcsM4v8s,97\n"
+          "flash_attn-2.7.3.dist-info/RECORD,,\n"
+          "flash_attn_2_cuda.cpython-310-x86_64-linux-gnu.so,sha256=8yiAqLxRkGGDkI6pCQ2h2rqY8sFFl0Ik5A3Vs4JyzZc,434920680\n");
+  if (!wheel.empty()) {
+    t.Write(d + "direct_url.json", "{\"archive_info\": {\"hash\": \"sha256=3b2d\", \"hashes\": {\"sha256\": \"3b2d\"}}, \"url\": "
+                                   "\"https://github.com/Dao-AILab/flash-attention/releases/download/v2.7.3/" + wheel + "\"}");
+  }
+}
+
+Snapshot Probed(const TempDir& t, const char* torch_version) {
+  Snapshot s = testing::MachineWithDriver("570.133.07", "12.8");
+  PythonEnv env;
+  env.prefix = "/venv";
+  env.kind = PythonKind::kVenv;
+  env.version = PyVersion::Parse("3.10").value();
+  env.site_packages = {"/site"};
+  PackageInfo torch;
+  torch.name = "torch";
+  torch.version = Pep440::Parse(torch_version).value();
+  torch.cuda = CudaVersion::Parse("12.6").value();
+  env.packages["torch"] = torch;
+  s.pythons.push_back(env);
+  auto fs = MakeRealFs(t.path());
+  Trail trail(s, "binaries");
+  ReadTorchLibs(*fs, s.pythons[0], trail);
+  s.pythons[0].extensions = ScanExtensions(*fs, s.pythons[0], trail);
+  return s;
+}
+
+std::vector<Finding> Abi(const Snapshot& s) {
+  std::vector<Finding> out;
+  for (const Finding& f : Diagnose(s, testing::TheCatalog())) {
+    if (f.id == "ext.cxx_abi") out.push_back(f);
+  }
+  return out;
+}
+
+std::string ArgValue(const Finding& f, std::string_view key) {
+  for (const auto& [k, v] : f.args) {
+    if (k == key) return v.value_or("");
+  }
+  return "";
+}
+
+// The evidence's ids and values, one line each.
+std::string FindingText(const Finding& f) {
+  std::string out;
+  for (const EvidenceItem& e : f.evidence) {
+    out += e.id;
+    for (const auto& [k, v] : e.args) out += " " + v.value_or("");
+    out += "\n";
+  }
+  return out;
+}
+
+std::string FixText(const Snapshot&, const Finding& f) { return f.remedy ? RemedyText(*f.remedy) : ""; }
+
+TEST(CxxAbiSymbols, MangledNamesByAbi) {
+  EXPECT_EQ(MangledCxx11Abi("_ZN3c106detail14torchCheckFailEPKcS2_jRKNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEE"), true);
+  EXPECT_EQ(MangledCxx11Abi("_ZN3c106detail14torchCheckFailEPKcS2_jRKSs"), false);
+  EXPECT_EQ(MangledCxx11Abi("_ZN3c105ErrorC2ENS_14SourceLocationESs"), false);  // Dao-AILab/flash-attention#1644
+  EXPECT_EQ(MangledCxx11Abi("_ZN3c104cuda9SetDeviceEi"), std::nullopt);
+  EXPECT_EQ(MangledCxx11Abi("_ZN3c107Sstring3fooEv"), std::nullopt);  // "Ss" inside an identifier
+}
+
+TEST(CxxAbiSymbols, ReadFromRealObjects) {
+  if (testing::kWindowsBuild) GTEST_SKIP() << "builds ELF objects with g++";
+  TempDir t;
+  if (!Build(t, 1, 0)) GTEST_SKIP() << "no g++";
+  auto read = [&](const std::string& rel) {
+    auto fs = MakeRealFs(t.path());
+    auto f = fs->Open(rel);
+    EXPECT_TRUE(f.ok());
+    auto elf = ReadElf(**f);
+    EXPECT_TRUE(elf.ok());
+    return ReadTorchSymbols(**f, *elf).value();
+  };
+  TorchSymbols c10 = read("/site/torch/lib/libc10.so");
+  EXPECT_EQ(c10.defines_cxx11, "_ZN3c106detail14torchCheckFailEPKcS2_jRKNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEE");
+  EXPECT_EQ(c10.defines_old, "");
+  TorchSymbols ext = read("/site/flash_attn_2_cuda.cpython-310-x86_64-linux-gnu.so");
+  EXPECT_EQ(ext.needs_old, "_ZN3c106detail14torchCheckFailEPKcS2_jRKSs");
+  EXPECT_EQ(ext.needs_cxx11, "");
+  ElfLimits tight;
+  tight.max_symbols = 1;
+  auto fs = MakeRealFs(t.path());
+  auto f = fs->Open("/site/torch/lib/libc10.so");
+  EXPECT_FALSE(ReadTorchSymbols(**f, ReadElf(**f).value(), tight).value().cut.empty());
+}
+
+// Dao-AILab/flash-attention#1696: torch 2.7.0 with CUDA 12.6 on Python 3.10, `pip install
+// flash-attn` (2.7.3): "undefined symbol: _ZN3c105ErrorC2ENS_14Source..." (the old ABI's
+// std::string); building it from source (pip install --no-build-isolation .) fixed it.
+TEST(CxxAbiRule, OldAbiExtensionBesideNewAbiTorch) {
+  if (testing::kWindowsBuild) GTEST_SKIP() << "builds ELF objects with g++";
+  TempDir t;
+  if (!Build(t, 1, 0)) GTEST_SKIP() << "no g++";
+  WriteDist(t, "");
+  Snapshot s = Probed(t, "2.7.0");
+  auto found = Abi(s);
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(ArgValue(found[0], "abi"), "_GLIBCXX_USE_CXX11_ABI=0");
+  EXPECT_EQ(ArgValue(found[0], "torch_abi"), "_GLIBCXX_USE_CXX11_ABI=1");
+  EXPECT_EQ(ArgValue(found[0], "symbol"), "c10::detail::torchCheckFail");
+  // No nvcc of CUDA 12 here: the rebuild is said to need one first.
+  EXPECT_NE(FindingText(found[0]).find("nvcc"), std::string::npos);
+  ToolkitInfo tk;
+  tk.path = "/usr/local/cuda-12.6";
+  tk.version = CudaVersion::Parse("12.6").value();
+  tk.has_nvcc = true;
+  s.toolkits.push_back(tk);
+  found = Abi(s);
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_NE(FixText(s, found[0]).find("CUDA_HOME=/usr/local/cuda-12.6"), std::string::npos) << FixText(s, found[0]);
+  EXPECT_NE(FixText(s, found[0]).find("--no-binary flash-attn"), std::string::npos);
+}
+
+// The reverse, with the wheel's name: torch 2.5.1 (old ABI), the cxx11abiTRUE wheel installed;
+// the catalog's cxx11abiFALSE wheel of the release for torch 2.5 is the fix.
+TEST(CxxAbiRule, NewAbiWheelBesideOldAbiTorch) {
+  if (testing::kWindowsBuild) GTEST_SKIP() << "builds ELF objects with g++";
+  TempDir t;
+  if (!Build(t, 0, 1)) GTEST_SKIP() << "no g++";
+  WriteDist(t, "flash_attn-2.7.3+cu12torch2.5cxx11abiTRUE-cp310-cp310-linux_x86_64.whl");
+  Snapshot s = Probed(t, "2.5.1");
+  ASSERT_EQ(s.pythons[0].extensions.size(), 1u);
+  EXPECT_EQ(s.pythons[0].extensions[0].wheel_cxx11abi, true);
+  auto found = Abi(s);
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(ArgValue(found[0], "abi"), "_GLIBCXX_USE_CXX11_ABI=1");
+  EXPECT_NE(FindingText(found[0]).find("cxx11abiTRUE"), std::string::npos);
+  EXPECT_NE(FixText(s, found[0]).find("flash_attn-2.7.3+cu12torch2.5cxx11abiFALSE-cp310-cp310-linux_x86_64.whl"),
+            std::string::npos) << FixText(s, found[0]);
+}
+
+TEST(CxxAbiRule, SameAbiIsQuiet) {
+  if (testing::kWindowsBuild) GTEST_SKIP() << "builds ELF objects with g++";
+  TempDir t;
+  if (!Build(t, 1, 1)) GTEST_SKIP() << "no g++";
+  WriteDist(t, "");
+  EXPECT_TRUE(Abi(Probed(t, "2.7.0")).empty());
+}
+
+}  // namespace
+}  // namespace cudamatch
