@@ -33,6 +33,14 @@ void* Allocate(size_t n) {
   throw std::bad_alloc();
 }
 
+void* AllocateOrNull(size_t n) noexcept {
+  try {
+    return Allocate(n);
+  } catch (...) {
+    return nullptr;
+  }
+}
+
 void Free(void* p) {
   if (pool.Owns(p)) pool.Free(p, cache);
   else std::free(p);
@@ -42,20 +50,8 @@ void Free(void* p) {
 
 void* operator new(size_t n) { return Allocate(n); }
 void* operator new[](size_t n) { return Allocate(n); }
-void* operator new(size_t n, const std::nothrow_t&) noexcept {
-  try {
-    return Allocate(n);
-  } catch (...) {
-    return nullptr;
-  }
-}
-void* operator new[](size_t n, const std::nothrow_t&) noexcept {
-  try {
-    return Allocate(n);
-  } catch (...) {
-    return nullptr;
-  }
-}
+void* operator new(size_t n, const std::nothrow_t&) noexcept { return AllocateOrNull(n); }
+void* operator new[](size_t n, const std::nothrow_t&) noexcept { return AllocateOrNull(n); }
 void operator delete(void* p) noexcept { Free(p); }
 void operator delete[](void* p) noexcept { Free(p); }
 void operator delete(void* p, size_t) noexcept { Free(p); }

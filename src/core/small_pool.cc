@@ -7,7 +7,6 @@ void SmallPool::Reset(char* base, size_t bytes) {
   if (slabs > kMaxSlabs) slabs = kMaxSlabs;
   base_ = base;
   slabs_ = slabs;
-  bytes_ = slabs * kSlabBytes;
   used_.store(0, std::memory_order_relaxed);
 }
 

@@ -51,7 +51,7 @@ class SmallPool {
   }
   bool Owns(const void* p) const {
     auto a = reinterpret_cast<uintptr_t>(p);
-    return a >= reinterpret_cast<uintptr_t>(base_) && a < reinterpret_cast<uintptr_t>(base_) + bytes_;
+    return a >= reinterpret_cast<uintptr_t>(base_) && a < reinterpret_cast<uintptr_t>(base_) + slabs_ * kSlabBytes;
   }
   // Block size of a block this pool gave out.
   size_t SizeOf(const void* p) const { return (class_of_[SlabOf(p)] + 1u) * kAlign; }
@@ -67,7 +67,6 @@ class SmallPool {
   void* FromNewSlab(size_t c, Cache& cache);
 
   char* base_ = nullptr;
-  size_t bytes_ = 0;
   size_t slabs_ = 0;
   std::atomic<size_t> used_{0};  // slabs handed to a class
   uint8_t class_of_[kMaxSlabs] = {};

@@ -95,7 +95,8 @@ TEST(SmallPool, LiveBlocksNeverOverlapAndKeepTheirBytes) {
   }
 }
 
-// Two threads, two caches: a block given out on one and freed on the other is reused there.
+// Two caches (as two threads have): a block given out through one and freed through the other is
+// reused through the other.
 TEST(SmallPool, ABlockFreedThroughAnotherCacheJoinsThatCache) {
   Region r(1 << 20);
   SmallPool::Cache other{};
