@@ -13,8 +13,9 @@
 //               torch, torchvision and torchaudio; direct_url.json for the wheel's file name
 //               (binaries_ext.cc). The .dynsym of those that link torch's libraries, for the C++
 //               ABI of the torch symbols they need.
-//   torch's ABI: <site>/torch/lib/libc10.so's .dynsym, the torch symbols it defines. At most 64 shared objects a
-//               distribution and 512 an environment are read.
+//               At most 64 shared objects a distribution and 512 an environment are read.
+//   torch's ABI: <site>/torch/lib/libc10.so's .dynsym, the torch symbols it defines; read only
+//               when an extension needs torch symbols of a known ABI.
 #include "probe/binaries.h"
 
 #include <algorithm>
@@ -125,6 +126,19 @@ void ReadTorchLibs(const Fs& fs, PythonEnv& env, Trail& trail) {
     if (!fs.IsFile(path)) continue;
     it->second.binaries.push_back(ReadBinary(fs, path, trail));
   }
+}
+
+void ReadTorchAbi(const Fs& fs, PythonEnv& env, Trail& trail) {
+  auto it = env.packages.find("torch");
+  if (it == env.packages.end()) return;
+  bool needed = std::any_of(env.extensions.begin(), env.extensions.end(), [](const ExtensionInfo& e) {
+    return std::any_of(e.libs.begin(), e.libs.end(), [](const BinaryInfo& b) {
+      return !b.symbols.needs_cxx11.empty() || !b.symbols.needs_old.empty();
+    });
+  });
+  if (!needed) return;
+  std::string site = TorchSite(fs, env);
+  if (site.empty()) return;
   std::string c10 = site + "/torch/lib/libc10.so";
   if (fs.IsFile(c10)) it->second.abi_libs.push_back(ReadBinary(fs, c10, trail, true));
 }
@@ -159,6 +173,7 @@ void ProbeBinaries(const ProbeInput& in, Snapshot& snap) {
     ReadTorchLibs(*in.fs, env, trail);
     ResolveRuntime(in, env, trail);
     env.extensions = ScanExtensions(*in.fs, env, trail);
+    ReadTorchAbi(*in.fs, env, trail);
   }
 }
 

@@ -31,6 +31,9 @@ const std::vector<std::string_view>& TorchCudaLibraries();
 std::string TorchSite(const Fs& fs, const PythonEnv& env);
 // torch's CUDA libraries (TorchCudaLibraries) read into its package's `binaries`.
 void ReadTorchLibs(const Fs& fs, PythonEnv& env, Trail& trail);
+// torch's libc10.so read into its package's `abi_libs` for the C++ ABI it exports, when one of
+// env.extensions needs torch symbols of a known ABI (after ScanExtensions).
+void ReadTorchAbi(const Fs& fs, PythonEnv& env, Trail& trail);
 
 // Distributions of the environment that ship CUDA shared objects (torch itself excluded).
 std::vector<ExtensionInfo> ScanExtensions(const Fs& fs, const PythonEnv& env, Trail& trail);

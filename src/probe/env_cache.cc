@@ -144,6 +144,7 @@ EnvScan ReadEnvironment(const Fs& fs, PythonEnv& env, Snapshot& snap) {
   scan.torch_trail = std::move(side.trail);
   side.trail.clear();
   env.extensions = ScanExtensions(fs, env, binaries);
+  ReadTorchAbi(fs, env, binaries);
   scan.extension_trail = std::move(side.trail);
   scan.packages = env.packages;
   scan.extensions = env.extensions;

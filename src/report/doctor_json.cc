@@ -103,6 +103,12 @@ Json ExtensionJson(const ExtensionInfo& x) {
   Json libs = Json::array();
   for (const BinaryInfo& b : x.libs) libs.push_back(BinaryJson(b));
   j["libraries"] = libs;
+  if (x.wheel_file.empty()) {
+    j["wheel"] = nullptr;
+  } else {
+    j["wheel"] = Json{{"file", x.wheel_file}, {"source", x.wheel_source},
+                      {"cxx11_abi", x.wheel_cxx11abi ? Json(*x.wheel_cxx11abi) : Json(nullptr)}};
+  }
   return j;
 }
 

@@ -28,6 +28,7 @@ class Shower {
     for (auto& [name, p] : e.packages) Package(p);
     for (ExtensionInfo& x : e.extensions) {
       (*this)(x.metadata_path);
+      (*this)(x.wheel_source);
       for (BinaryInfo& b : x.libs) (*this)(b.path);
     }
   }
@@ -37,6 +38,7 @@ class Shower {
     for (std::string* t : {&p.version_source, &p.cuda_source, &p.location}) (*this)(*t);
     (*this)(p.bundled_libs);
     for (BinaryInfo& b : p.binaries) (*this)(b.path);
+    for (BinaryInfo& b : p.abi_libs) (*this)(b.path);
     for (RuntimeLib& r : p.runtime) {
       for (std::string* t : {&r.path, &r.version_source, &r.wheel_path}) (*this)(*t);
     }

@@ -73,6 +73,7 @@ Snapshot Probed(const TempDir& t, const char* torch_version) {
   Trail trail(s, "binaries");
   ReadTorchLibs(*fs, s.pythons[0], trail);
   s.pythons[0].extensions = ScanExtensions(*fs, s.pythons[0], trail);
+  ReadTorchAbi(*fs, s.pythons[0], trail);
   return s;
 }
 
