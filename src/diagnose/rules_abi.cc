@@ -76,11 +76,16 @@ RemedyNeed AbiNeed(const Snapshot& s, const Catalog& c, const PythonEnv& env, co
                    const ExtensionInfo& ext, bool cxx11, std::vector<EvidenceItem>& evidence) {
   std::string python = PythonTag(env);
   if (const ExtensionWheel* w = AbiWheel(s, c, torch, ext, cxx11); w && !python.empty()) {
-    RemedyNeed need = Need(RemedyNeed::Kind::kExtensionWheel);
-    need.package = ext.name;
-    need.version = ext.version;
-    need.path = WheelUrl(*w, *torch.version, python);
-    return need;
+    std::string url = WheelUrl(*w, *torch.version, python);
+    // The very file installed (its name states torch's ABI, its symbols the other one:
+    // Dao-AILab/flash-attention#1783) is no fix: then the rebuild.
+    if (ext.wheel_file.empty() || !EndsWith(url, "/" + ext.wheel_file)) {
+      RemedyNeed need = Need(RemedyNeed::Kind::kExtensionWheel);
+      need.package = ext.name;
+      need.version = ext.version;
+      need.path = std::move(url);
+      return need;
+    }
   }
   RemedyNeed need = Need(RemedyNeed::Kind::kExtensionRebuild);
   need.package = ext.name;

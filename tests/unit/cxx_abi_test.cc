@@ -183,6 +183,23 @@ TEST(CxxAbiRule, NewAbiWheelBesideOldAbiTorch) {
             std::string::npos) << FixText(s, found[0]);
 }
 
+// Dao-AILab/flash-attention#1783: flash_attn-2.8.2+cu12torch2.6cxx11abiFALSE beside torch 2.6.0+cu124
+// (old ABI) needs the new ABI's std::string: the wheel's name and its symbols disagree. The
+// symbols decide, and the catalog's wheel of that name, the file installed, is not the fix.
+TEST(CxxAbiRule, WheelNamedForTorchsAbiButBuiltWithTheOther) {
+  if (testing::kWindowsBuild) GTEST_SKIP() << "builds ELF objects with g++";
+  TempDir t;
+  if (!Build(t, 0, 1)) GTEST_SKIP() << "no g++";
+  const std::string wheel = "flash_attn-2.7.3+cu12torch2.5cxx11abiFALSE-cp310-cp310-linux_x86_64.whl";
+  WriteDist(t, wheel);
+  Snapshot s = Probed(t, "2.5.1");
+  auto found = Abi(s);
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(ArgValue(found[0], "abi"), "_GLIBCXX_USE_CXX11_ABI=1");
+  EXPECT_EQ(FixText(s, found[0]).find(wheel), std::string::npos) << FixText(s, found[0]);
+  EXPECT_NE(FixText(s, found[0]).find("--no-binary flash-attn"), std::string::npos) << FixText(s, found[0]);
+}
+
 TEST(CxxAbiRule, SameAbiIsQuiet) {
   if (testing::kWindowsBuild) GTEST_SKIP() << "builds ELF objects with g++";
   TempDir t;
