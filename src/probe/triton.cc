@@ -101,7 +101,6 @@ void ProbeEnv(const Fs& fs, Trail& trail, PythonEnv& env) {
     }
     if (!env.triton_ptxas.empty()) return;
   }
-  trail.Missing(env.prefix + " triton", "no bundled ptxas");
 }
 
 // The variables triton reads for each tool (knobs.py: TRITON_<TOOL>_PATH with '-' as '_').
