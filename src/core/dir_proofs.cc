@@ -4,25 +4,14 @@
 #include <charconv>
 #include <utility>
 
+#include "core/text.h"
+
 namespace cudamatch {
 
 namespace {
 
-constexpr std::string_view kMagic = "cudamatch-dir-proofs 1";
+constexpr std::string_view kMagic = "cudamatch-dir-proofs 2";
 constexpr size_t kMaxListing = 1000;  // larger listings are not kept (site directories)
-
-uint64_t Fnv1a(std::string_view text) {
-  uint64_t h = 14695981039346656037ull;
-  for (unsigned char c : text) h = (h ^ c) * 1099511628211ull;
-  return h;
-}
-
-std::string Hex(uint64_t h) {
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string out;
-  for (int i = 0; i < 16; ++i, h >>= 4) out += kHex[h & 15];
-  return out;
-}
 
 bool Same(const FileInfo& a, const FileInfo& b) {
   return a.type == b.type && a.device == b.device && a.inode == b.inode && a.size == b.size &&
@@ -61,7 +50,7 @@ bool DirProofs::Load(std::string_view text) {
   size_t a = text.find('\n'), b = a == std::string_view::npos ? a : text.find('\n', a + 1);
   if (b == std::string_view::npos || text.substr(0, a) != kMagic) return false;
   std::string_view body = text.substr(b + 1);
-  if (text.substr(a + 1, b - a - 1) != Hex(Fnv1a(body))) return false;
+  if (text.substr(a + 1, b - a - 1) != Hex16(Checksum64(body))) return false;
   ProofMap read;
   DirProof* cur = nullptr;
   bool first = true;
@@ -131,7 +120,7 @@ std::string DirProofs::Save() const {
       for (const std::string& n : p.names) line("N ", n);
     }
   }
-  return std::string(kMagic) + "\n" + Hex(Fnv1a(body)) + "\n" + body;
+  return std::string(kMagic) + "\n" + Hex16(Checksum64(body)) + "\n" + body;
 }
 
 bool DirProofs::Unchanged() const {
@@ -199,6 +188,6 @@ void DirProofs::LearnListing(std::string_view dir, const FileInfo& info, const s
   }
 }
 
-std::string DirProofsName(std::string_view root) { return "dirs-" + Hex(Fnv1a(root)); }
+std::string DirProofsName(std::string_view root) { return "dirs-" + Hex16(Checksum64(root)); }
 
 }  // namespace cudamatch

@@ -10,7 +10,7 @@
 // a directory whose times are less than `racy_ns` before the run began (a change within the same
 // clock tick could leave them as they were) or that the file system gives no inode and times
 // for. Only what a run used or learned is kept for the next one. Format: a line
-// "cudamatch-dir-proofs 1", a line with the FNV-1a 64 checksum of the rest, the root, then per
+// "cudamatch-dir-proofs 2", a line with the Checksum64 (core/text.h) of the rest, the root, then per
 // directory "D dev inode size mtime ctime path", its missing names ("M name") and, when listed,
 // "L" and its entries ("N name"); a file that does not parse or names another root is ignored.
 #pragma once

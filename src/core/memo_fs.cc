@@ -107,7 +107,12 @@ class MemoFs : public Fs {
       FileInfo parent = Stat(dir);
       return !parent.exists() || proofs_->ProvesMissing(dir, parent, Basename(path));
     }
-    return dir.size() > 1 && ProvenBelow(dir);
+    if (dir.size() <= 1) return false;
+    // The answer for a directory serves every path below it (asked once a run, like a stat).
+    if (auto it = dirs_missing_.find(dir); it != dirs_missing_.end()) return it->second;
+    bool missing = ProvenBelow(dir);
+    dirs_missing_.emplace(std::string(dir), missing);
+    return missing;
   }
   static Error NotFound(std::string_view path) { return Err(NormalizePath(path) + ": " + std::strerror(ENOENT)); }
 
@@ -132,6 +137,7 @@ class MemoFs : public Fs {
   mutable PathMap<Result<std::vector<std::string>>> lists_;
   mutable PathMap<FileInfo> stats_, lstats_;
   mutable PathMap<Result<std::string>> links_, resolved_;
+  mutable PathMap<bool> dirs_missing_;  // ProvenBelow of directories no proof names
 };
 
 }  // namespace

@@ -1,6 +1,7 @@
 #include "core/text.h"
 
 #include <algorithm>
+#include <cstring>
 #include <cctype>
 #include <limits>
 
@@ -200,6 +201,33 @@ bool NaturalLess(std::string_view a, std::string_view b) {
 
 void SortNatural(std::vector<std::string>& names) {
   std::stable_sort(names.begin(), names.end(), [](const std::string& a, const std::string& b) { return NaturalLess(a, b); });
+}
+
+uint64_t Checksum64(std::string_view text) {
+  constexpr uint64_t kMul = 0x9e3779b97f4a7c15ull;  // odd: multiplying by it is a bijection
+  uint64_t h = 0x6a09e667f3bcc909ull ^ text.size();
+  size_t i = 0;
+  for (; i + 8 <= text.size(); i += 8) {
+    uint64_t word;
+    std::memcpy(&word, text.data() + i, 8);
+    h = ((h ^ word) * kMul);
+    h ^= h >> 29;
+  }
+  for (; i < text.size(); ++i) {
+    h = (h ^ static_cast<unsigned char>(text[i])) * kMul;
+    h ^= h >> 29;
+  }
+  return h;
+}
+
+std::string Hex16(uint64_t h) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string out(16, '0');
+  for (char& c : out) {
+    c = kHex[h & 15];
+    h >>= 4;
+  }
+  return out;
 }
 
 }  // namespace cudamatch

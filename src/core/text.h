@@ -33,6 +33,11 @@ void SortNatural(std::vector<std::string>& names);
 size_t EditDistance(std::string_view a, std::string_view b);
 // Lines of a text, without their line endings ("\n" or "\r\n").
 std::vector<std::string_view> Lines(std::string_view text);
+// A 64-bit checksum of `text` for files the tool keeps for itself (names and damage checks, not
+// security): eight bytes a step, each step a bijection of the state, so any one changed word or
+// byte changes the result. Hex16: its 16 lowercase hex digits, lowest nibble first.
+uint64_t Checksum64(std::string_view text);
+std::string Hex16(uint64_t h);
 // Keeps ASCII letters and digits only, lowercased: "GeForce RTX-3090" -> "geforcertx3090".
 std::string AlnumKey(std::string_view s);
 

@@ -119,12 +119,6 @@ std::string ScanKey(const PythonEnv& env) {
   return env.prefix + "\n" + (env.version ? env.version->ToString() : "");
 }
 
-uint64_t Fnv1a(std::string_view text) {
-  uint64_t h = 1469598103934665603ull;
-  for (unsigned char c : text) h = (h ^ c) * 1099511628211ull;
-  return h;
-}
-
 void Apply(const EnvScan& scan, PythonEnv& env, Snapshot& snap) {
   env.packages = scan.packages;
   env.extensions = scan.extensions;
@@ -202,10 +196,7 @@ const EnvScan* EnvCache::Scanned(const PythonEnv& env) const {
 }
 
 std::string EnvCacheChecksum(std::string_view payload) {
-  static const char kHex[] = "0123456789abcdef";
-  std::string out;
-  for (uint64_t h = Fnv1a(payload), i = 0; i < 16; ++i, h >>= 4) out += kHex[h & 15];
-  return out;
+  return Hex16(Checksum64(payload));
 }
 
 }  // namespace cudamatch

@@ -30,8 +30,8 @@
 // directories, cudamatch's version and the catalog's date. An entry is not written when a path
 // the scan looked at (dropped ones included) changed less than two seconds before the scan began
 // (a change within the same clock tick could leave its times as they were), when anything could
-// not be read, or for a Windows tree. Format: a line "cudamatch-env-cache 2", a line with the
-// FNV-1a 64 checksum of the rest, then the entry's values (env_cache_codec.cc); an entry that does
+// not be read, or for a Windows tree. Format: a line "cudamatch-env-cache 3", a line with the
+// Checksum64 (core/text.h) of the rest, then the entry's values (env_cache_codec.cc); an entry that does
 // not parse, fails its checksum or names another key is ignored (and replaced).
 #pragma once
 
@@ -105,7 +105,7 @@ std::optional<std::string> EncodeEnvScan(const std::string& key, const EnvScan& 
 std::optional<EnvScan> DecodeEnvScan(const std::string& key, std::string_view text);
 // The key an intact entry was written under; nullopt for anything else.
 std::optional<std::string> EnvScanKey(std::string_view text);
-// 16 hex digits of the FNV-1a 64 hash.
+// 16 hex digits of Checksum64 (core/text.h).
 std::string EnvCacheChecksum(std::string_view payload);
 
 }  // namespace cudamatch

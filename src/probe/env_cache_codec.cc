@@ -1,4 +1,4 @@
-// The environment cache's file: "cudamatch-env-cache 2\n", the checksum of the rest and "\n",
+// The environment cache's file: "cudamatch-env-cache 3\n", the checksum of the rest and "\n",
 // then the entry as a sequence of values, each marked by its first byte:
 //   i<decimal>;        an integer          s<length>:<bytes>  a string, any bytes
 //   t, f               true, false         n                  none (an optional without a value)
@@ -16,7 +16,7 @@ namespace cudamatch {
 
 namespace {
 
-constexpr std::string_view kMagic = "cudamatch-env-cache 2\n";
+constexpr std::string_view kMagic = "cudamatch-env-cache 3\n";
 
 class Writer {
  public:

@@ -11,7 +11,7 @@ namespace cudamatch {
 
 namespace {
 
-constexpr std::string_view kMagic = "cudamatch-driver-cache 1\n";
+constexpr std::string_view kMagic = "cudamatch-driver-cache 2\n";
 constexpr size_t kEntryCap = 64 * 1024;
 
 struct KeyParts {
@@ -95,7 +95,7 @@ std::string EncodeDriverEntry(const std::string& key, int version) {
   return std::string(kMagic) + EnvCacheChecksum(payload) + "\n" + payload;
 }
 
-// cudamatch-driver-cache 1
+// cudamatch-driver-cache 2
 // 0123456789abcdef
 // cudamatch 0.9.0 ... (the key) ...
 // version 12020

@@ -12,8 +12,8 @@
 // both are absent); and LD_PRELOAD and LD_LIBRARY_PATH as the child inherits them. The entry
 // stores the whole key and is used only when the key of this run equals it. Only answers are kept:
 // an error or a fault (hang, crash) is asked again next run, and nothing is written while the
-// library changed less than two seconds ago. Format: "cudamatch-driver-cache 1\n", the FNV-1a 64
-// checksum of the rest, "\n", the key, "\nversion N"; anything else is ignored and replaced.
+// library changed less than two seconds ago. Format: "cudamatch-driver-cache 2\n", the Checksum64 (core/text.h)
+// of the rest, "\n", the key, "\nversion N"; anything else is ignored and replaced.
 //
 // Made only for this machine's own "/" with the cache on (cli/machine.cc): never under --root,
 // where no library of this host is loaded, nor with --no-cache or CUDAMATCH_CACHE=off.

@@ -144,6 +144,11 @@ size_t DisplayWidth(std::string_view s) {
   size_t width = 0;
   for (size_t i = 0; i < s.size();) {
     unsigned char c = static_cast<unsigned char>(s[i]);
+    if (c < 0x80 && c != 0x1b) {  // one column, as CharAt and IsWide would say
+      ++width;
+      ++i;
+      continue;
+    }
     if (c == 0x1b) {  // skip "\033[...m"
       size_t end = s.find('m', i);
       i = end == std::string_view::npos ? s.size() : end + 1;

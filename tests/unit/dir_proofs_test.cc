@@ -174,7 +174,7 @@ TEST_F(DirProofsTest, RecentDamagedOrForeignProofsAreNotUsed) {
   EXPECT_FALSE(again.Load(damaged));
   DirProofs other("/other/root", Later(), 0);
   EXPECT_FALSE(other.Load(cold_.saved));
-  EXPECT_FALSE(again.Load("cudamatch-dir-proofs 1\n"));
+  EXPECT_FALSE(again.Load("cudamatch-dir-proofs 2\n"));
 }
 
 TEST(DirProofs, ProcSysAndDevAreAlwaysAsked) {

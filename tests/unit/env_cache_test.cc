@@ -323,7 +323,7 @@ TEST_F(EnvCacheTest, DamagedOrForeignEntriesAreIgnoredAndReplaced) {
   damage([](std::string t) {  // a valid entry of another key, under this name
     std::string body = t.substr(t.find('\n', 22) + 1);
     body.replace(body.find(':') + 1, 9, "CUDAMATCH");  // the key, the entry's first value
-    return "cudamatch-env-cache 2\n" + EnvCacheChecksum(body) + "\n" + body;
+    return "cudamatch-env-cache 3\n" + EnvCacheChecksum(body) + "\n" + body;
   });
 }
 
@@ -426,7 +426,7 @@ TEST(EnvCacheCodec, KeepsEveryFieldAndRejectsEveryCutPayload) {
   // The same entry written again is the same text.
   EXPECT_EQ(EncodeEnvScan("key 1", *back), text);
 
-  std::string head = "cudamatch-env-cache 2\n";
+  std::string head = "cudamatch-env-cache 3\n";
   ASSERT_EQ(text->substr(0, head.size()), head);
   std::string payload = text->substr(head.size() + 17);
   auto framed = [&](const std::string& p) { return head + EnvCacheChecksum(p) + "\n" + p; };

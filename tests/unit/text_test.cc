@@ -31,6 +31,30 @@ TEST(Style, CountsWideCharactersAndSkipsEscapes) {
   EXPECT_EQ(DisplayWidth("\033[1mab\033[0m"), 2u);
   std::string cols = RenderColumns({{"驱动", "x"}, {"ab", "y"}}, "");
   EXPECT_EQ(cols, "驱动  x\nab    y\n");
+  // ASCII (control characters too) is one column a byte, mixed with wide text and escapes.
+  EXPECT_EQ(DisplayWidth("a\tb"), 3u);
+  EXPECT_EQ(DisplayWidth("cu121 驱动 \033[31mok\033[0m."), 14u);
+  EXPECT_EQ(DisplayWidth(""), 0u);
+}
+
+// Checksum64 names and checks the tool's own cache files: every single-byte change, at every
+// position of texts shorter and longer than a word, and every cut changes it.
+TEST(Text, Checksum64SeesEveryChangedByteAndEveryCut) {
+  EXPECT_EQ(Hex16(0x0123456789abcdefull), "fedcba9876543210");
+  EXPECT_EQ(Hex16(Checksum64("x")).size(), 16u);
+  std::string text = "cudamatch-env-cache 3\n/root/.pyenv/versions/3.11.7\ntorch 2.3.1+cu121\n";
+  uint64_t whole = Checksum64(text);
+  EXPECT_EQ(whole, Checksum64(std::string(text)));  // a function of the bytes only
+  for (size_t i = 0; i < text.size(); ++i) {
+    for (int bit = 0; bit < 8; ++bit) {
+      std::string changed = text;
+      changed[i] = static_cast<char>(changed[i] ^ (1 << bit));
+      EXPECT_NE(Checksum64(changed), whole) << "byte " << i << " bit " << bit;
+    }
+    EXPECT_NE(Checksum64(std::string_view(text).substr(0, i)), whole) << "cut at " << i;
+  }
+  EXPECT_NE(Checksum64(std::string(8, '\0')), Checksum64(std::string(16, '\0')));
+  EXPECT_NE(Checksum64(""), Checksum64(std::string(1, '\0')));
 }
 
 }  // namespace
