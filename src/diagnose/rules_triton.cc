@@ -72,8 +72,8 @@ void CheckEnv(const Snapshot& s, const Catalog& c, const PythonEnv& env, std::ve
     if (used == nullptr || !used->version || !first || Targets(c, *used->version, *g.cc)) continue;
     std::string var = used->env_var.empty() ? EnvVarOf(used->tool) : used->env_var;
     std::vector<EvidenceItem> ev = {
-        Ev(used->env_var.empty() ? "evidence.triton_ptxas" : "evidence.triton_ptxas_env",
-           {{"path", used->path}, {"line", used->version_line}, {"var", used->env_var}}),
+        used->env_var.empty() ? Ev("evidence.triton_ptxas", {{"path", used->path}, {"line", used->version_line}})
+                              : Ev("evidence.triton_ptxas_env", {{"var", used->env_var}, {"path", used->path}, {"line", used->version_line}}),
         GpuEvidence(g)};
     RemedyNeed need;
     if (const ToolkitInfo* t = ToolkitFor(s, c, *g.cc)) {

@@ -121,6 +121,10 @@ void ProbeOverrides(const ProbeInput& in, Snapshot& snap, Trail& trail) {
 }  // namespace
 
 void ProbeTriton(const ProbeInput& in, Snapshot& snap) {
+  for (ToolkitInfo& t : snap.toolkits) {
+    std::string ptxas = JoinPath(t.path, "bin/ptxas");
+    if (in.fs->IsFile(ptxas)) t.ptxas = ptxas;
+  }
   Trail trail(snap, "triton");
   bool any = false;
   for (PythonEnv& env : snap.pythons) {
@@ -128,12 +132,7 @@ void ProbeTriton(const ProbeInput& in, Snapshot& snap) {
     ProbeEnv(*in.fs, trail, env);
     any = true;
   }
-  if (!any) return;
-  ProbeOverrides(in, snap, trail);
-  for (ToolkitInfo& t : snap.toolkits) {
-    std::string ptxas = JoinPath(t.path, "bin/ptxas");
-    if (in.fs->IsFile(ptxas)) t.ptxas = ptxas;
-  }
+  if (any) ProbeOverrides(in, snap, trail);
 }
 
 }  // namespace cudamatch

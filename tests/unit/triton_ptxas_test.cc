@@ -6,6 +6,7 @@
 #include "plan/diagnose.h"
 #include "probe/context.h"
 #include "probe/parsers.h"
+#include "report/doctor.h"
 #include "tests/unit/test_util.h"
 
 namespace cudamatch {
@@ -143,6 +144,33 @@ TEST(TritonPtxasRule, AnOverrideThatTargetsTheGpuClearsIt) {
   m.fs.AddFile("/usr/local/cuda-13.0/version.json", "{\"cuda\": {\"version\": \"13.0.2\"}}");
   std::vector<Finding> fs = Rules(m.Take({{"TRITON_PTXAS_PATH", "/usr/local/cuda-13.0/bin/ptxas"}}));
   EXPECT_EQ(Find(fs, "triton.ptxas_too_old"), nullptr);
+}
+
+// The same machine in doctor --json: the bundled ptxas under the environment, the override under
+// host with its variable, the toolkit's bin/ptxas beside its version (triton-lang/triton#8539).
+TEST(TritonPtxasJson, ListsBundledOverrideAndToolkitPtxas) {
+  Machine m;
+  m.AddTriton("3.5.0", {{"ptxas", k128}});
+  m.fs.AddFile("/usr/local/cuda-13.0/bin/ptxas", "Cuda compilation tools, release 13.0, V13.0.88");
+  m.fs.AddFile("/usr/local/cuda-13.0/bin/nvcc", "");
+  m.fs.AddFile("/usr/local/cuda-13.0/version.json", "{\"cuda\": {\"version\": \"13.0.2\"}}");
+  Snapshot s = m.Take({{"TRITON_PTXAS_PATH", "/usr/local/cuda-13.0/bin/ptxas"}});
+  Json j = DoctorJson(s, Rules(s));
+  const Json* env = nullptr;
+  for (const Json& p : j["pythons"]) {
+    if (!p["triton_ptxas"].empty()) env = &p;
+  }
+  ASSERT_NE(env, nullptr);
+  EXPECT_EQ((*env)["triton_ptxas"][0]["version"], "12.8.93");
+  EXPECT_EQ((*env)["triton_ptxas"][0]["version_line"], k128);
+  EXPECT_TRUE((*env)["triton_ptxas"][0]["var"].is_null());
+  ASSERT_EQ(j["host"]["triton_ptxas_env"].size(), 1u);
+  EXPECT_EQ(j["host"]["triton_ptxas_env"][0]["var"], "TRITON_PTXAS_PATH");
+  EXPECT_EQ(j["host"]["triton_ptxas_env"][0]["version"], "13.0.88");
+  bool toolkit = false;
+  for (const Json& t : j["toolkits"]) toolkit |= t["ptxas"] == "/usr/local/cuda-13.0/bin/ptxas";
+  EXPECT_TRUE(toolkit);
+  for (const Json& f : j["findings"]) EXPECT_NE(f["id"], "triton.ptxas_too_old");
 }
 
 // triton-lang/triton#10331: triton 3.6.0 adds ptxas-blackwell (12.9.86) for 10.0 and newer, which
