@@ -44,6 +44,7 @@ void CheckToolkitPathVsCudaPath(const Snapshot& s, const Catalog& c, const PlanQ
 void CheckContainerCapabilities(const Snapshot& s, const Catalog& c, const PlanQuery& plans, std::vector<Finding>& out);
 void CheckContainerCudaRequirement(const Snapshot& s, const Catalog& c, const PlanQuery& plans, std::vector<Finding>& out);
 void CheckJetsonBuild(const Snapshot& s, const Catalog& c, const PlanQuery& plans, std::vector<Finding>& out);
+void CheckTritonPtxas(const Snapshot& s, const Catalog& c, const PlanQuery& plans, std::vector<Finding>& out);
 void CheckContainerForwardCompat(const Snapshot& s, const Catalog& c, const PlanQuery& plans, std::vector<Finding>& out);
 
 namespace {
@@ -110,6 +111,7 @@ const std::vector<FindingDecl>& FindingTable() {
       {"jetson.cpu_build", W, CheckJetsonBuild, kEnv},
       {"jetson.sbsa_build", E, CheckJetsonBuild, kEnv},
       {"jetson.no_kernels", E, CheckJetsonBuild, kEnv},
+      {"triton.ptxas_too_old", W, CheckTritonPtxas, kEnv},
   };
   return kTable;
 }

@@ -44,6 +44,7 @@ struct RemedyNeed {
     kUseToolkit,         // CUDA_HOME=`path`, PATH=`path`/bin:$PATH
     kPythonMinusMPip,    // run pip as "python -m pip" (words: the arguments are the user's)
     kJetsonIndex,        // torch for `env` from the JetPack release's pip index at `path`
+    kSetEnv,             // export `names`[0]=`path`
   };
   Kind kind = Kind::kNone;
   int env = -1;  // index into Snapshot::pythons of the environment the remedy changes; -1: none

@@ -175,6 +175,9 @@ std::optional<RemedyStep> PlanStep(const Catalog& c, const Snapshot& s, const Re
     case K::kExtensionRebuild: return Rebuild{need.package, need.version, need.arch_list, need.path};
     case K::kUnsetEnv: return EnvChange{need.names, {}};
     case K::kUseToolkit: return EnvChange{{}, {{"CUDA_HOME", need.path, false}, {"PATH", need.path + "/bin", true}}};
+    case K::kSetEnv:
+      if (need.names.empty()) return std::nullopt;
+      return EnvChange{{}, {{need.names[0], need.path, false}}};
     case K::kPythonMinusMPip: return Advice{"python -m pip install ..."};
     default: break;
   }

@@ -99,6 +99,9 @@ void ProbeGpusFromNvml(const ProbeInput& in, Snapshot& snap, Trail& trail);
 void ProbePythons(const ProbeInput& in, Snapshot& snap);
 void ProbeToolkits(const ProbeInput& in, Snapshot& snap);
 void ProbeCudnn(const ProbeInput& in, Snapshot& snap);
+// The ptxas binaries of every environment's triton, the TRITON_PTXAS*_PATH overrides and each
+// toolkit's bin/ptxas (triton.cc); after the python and toolkit probes.
+void ProbeTriton(const ProbeInput& in, Snapshot& snap);
 // GPU code and links of torch's libraries and of every CUDA extension (binaries.cc).
 void ProbeBinaries(const ProbeInput& in, Snapshot& snap);
 

@@ -166,6 +166,22 @@ std::optional<CudaVersion> ParseCudaVersionTxt(std::string_view text) {
   return std::nullopt;
 }
 
+std::optional<ToolRelease> ParseToolRelease(std::string_view bytes) {
+  constexpr std::string_view kHead = "Cuda compilation tools, release ";
+  for (size_t at = bytes.find(kHead); at != std::string_view::npos; at = bytes.find(kHead, at + 1)) {
+    std::string_view rest = bytes.substr(at + kHead.size(), 40);
+    size_t comma = rest.find(", V");
+    if (comma == std::string_view::npos) continue;
+    size_t end = comma + 3;
+    while (end < rest.size() && (std::isdigit(static_cast<unsigned char>(rest[end])) || rest[end] == '.')) ++end;
+    auto full = CudaVersion::Parse(rest.substr(comma + 3, end - comma - 3));
+    auto release = CudaVersion::Parse(rest.substr(0, comma));
+    if (!full.ok() || !release.ok() || !full->SameMinor(*release)) continue;
+    return ToolRelease{*full, std::string(bytes.substr(at, kHead.size() + end))};
+  }
+  return std::nullopt;
+}
+
 std::optional<CudaVersion> ParseCudaHeader(std::string_view text) {
   auto v = DefineValue(text, "CUDA_VERSION");
   if (!v || *v < 1000 || *v > 99999) return std::nullopt;

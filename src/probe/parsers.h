@@ -68,6 +68,14 @@ struct CondaRecord {
 std::optional<CondaRecord> ParseCondaRecord(std::string_view text);
 // version.txt (up to 11.0): "CUDA Version 10.2.89"
 std::optional<CudaVersion> ParseCudaVersionTxt(std::string_view text);
+// The release line every CUDA compiler tool carries in its read-only data (what --version prints):
+//   "Cuda compilation tools, release 12.8, V12.8.93"
+// found anywhere in `bytes` (a binary's section); the version is the V... one, the line as found.
+struct ToolRelease {
+  CudaVersion version;
+  std::string line;
+};
+std::optional<ToolRelease> ParseToolRelease(std::string_view bytes);
 // cuda.h: "#define CUDA_VERSION 12040"
 std::optional<CudaVersion> ParseCudaHeader(std::string_view text);
 // crt/host_config.h: the newest GCC major nvcc accepts, from the check it makes:

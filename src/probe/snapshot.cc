@@ -237,6 +237,7 @@ Snapshot TakeSnapshot(const ProbeInput& in) {
   ProbePythons(in, snap);
   ProbeBinaries(in, snap);
   ProbeToolkits(in, snap);
+  ProbeTriton(in, snap);
   ProbeCudnn(in, snap);
   FinishDriver(in, snap, driver_trail_end);
   snap.unreadable = in.fs->unreadable();

@@ -179,6 +179,18 @@ struct ToolkitInfo {
   std::string active_reason;  // "PATH", "CUDA_HOME", "/usr/local/cuda"
   std::optional<int> max_gcc;  // the newest GCC major its crt/host_config.h accepts
   std::string max_gcc_source;
+  std::string ptxas;  // <path>/bin/ptxas when that file exists (probe/triton.cc), else ""
+};
+
+// A ptxas triton runs: one its wheel bundles (triton/backends/nvidia/bin/ptxas, ptxas-blackwell,
+// ptxas-thor) or the one a TRITON_PTXAS*_PATH variable names; its CUDA release read from the
+// binary's own version text, never by running it (probe/triton.cc).
+struct PtxasInfo {
+  std::string tool;  // "ptxas", "ptxas-blackwell", "ptxas-thor"
+  std::string path;
+  std::optional<CudaVersion> version;  // 12.8.93
+  std::string version_line;            // "Cuda compilation tools, release 12.8, V12.8.93"
+  std::string env_var;                 // set for a TRITON_PTXAS*_PATH override: its name; "" when bundled
 };
 
 struct CudnnInfo {
@@ -271,6 +283,7 @@ struct PythonEnv {
   std::vector<std::string> site_packages;  // every site directory (lib and lib64), one environment
   std::map<std::string, PackageInfo> packages;  // torch, torchvision, torchaudio, triton, nvidia-*
   std::vector<ExtensionInfo> extensions;         // distributions shipping CUDA shared objects
+  std::vector<PtxasInfo> triton_ptxas;           // the ptxas binaries its triton wheel bundles
   // PEP 668: the EXTERNALLY-MANAGED file in the interpreter's stdlib directory
   // (/usr/lib/python3.11/EXTERNALLY-MANAGED on Debian), "" when there is none. pip refuses to
   // install into such a Python; venvs and conda environments are never marked.
@@ -334,6 +347,9 @@ struct HostInfo {
   PathTool path_python;  // Windows trees only
   PathTool path_pip;
   std::string system_drive;  // Windows trees: SystemDrive ("C:" when unset); "" elsewhere
+  // TRITON_PTXAS_PATH, TRITON_PTXAS_BLACKWELL_PATH, TRITON_PTXAS_THOR_PATH as the process
+  // environment sets them (env_var, path, and the version read from that file when it is one).
+  std::vector<PtxasInfo> triton_ptxas_env;
 };
 
 struct Snapshot {

@@ -134,6 +134,19 @@ Json PackageJson(const PackageInfo& p) {
   return j;
 }
 
+// A ptxas triton runs (bundled, or named by a TRITON_PTXAS*_PATH variable): `var` is that
+// variable, null for a bundled one; `version` null when the file carries no release line.
+Json PtxasJson(const PtxasInfo& p) {
+  return Json{{"tool", p.tool}, {"path", p.path}, {"version", OptString(p.version)},
+              {"version_line", OptText(p.version_line)}, {"var", OptText(p.env_var)}};
+}
+
+Json PtxasList(const std::vector<PtxasInfo>& list) {
+  Json j = Json::array();
+  for (const PtxasInfo& p : list) j.push_back(PtxasJson(p));
+  return j;
+}
+
 // `windows_executable` and `windows_prefix`: the paths as written on the Windows machine
 // (C:\Users\ann\...), null for other systems' trees.
 Json PythonJson(const PythonEnv& e, const Snapshot& snap) {
@@ -163,6 +176,7 @@ Json PythonJson(const PythonEnv& e, const Snapshot& snap) {
   Json exts = Json::array();
   for (const ExtensionInfo& x : e.extensions) exts.push_back(ExtensionJson(x));
   j["extensions"] = exts;
+  j["triton_ptxas"] = PtxasList(e.triton_ptxas);
   return j;
 }
 
@@ -198,6 +212,7 @@ Json HostJson(const HostInfo& h) {
   j["pip_index_source"] = OptText(h.pip_index_source);
   j["system_drive"] = OptText(h.system_drive);
   j["jetson"] = h.jetson ? JetsonJson(*h.jetson) : Json(nullptr);
+  j["triton_ptxas_env"] = PtxasList(h.triton_ptxas_env);
   for (auto [key, t] : {std::pair{"path_python", &h.path_python}, std::pair{"path_pip", &h.path_pip}}) {
     j[key] = t->empty() ? Json(nullptr) : Json{{"path", t->path}, {"prefix", t->prefix}, {"entry", t->written}};
   }
@@ -287,7 +302,8 @@ Json DoctorJson(const Snapshot& snap, const std::vector<Finding>& findings) {
     toolkits.push_back(Json{{"version", OptString(t.version)}, {"path", t.path}, {"active", t.active},
                             {"active_reason", OptText(t.active_reason)}, {"kind", ToolkitKindName(t.kind)}, {"nvcc", t.has_nvcc},
                             {"version_source", OptText(t.version_source)}, {"found_by", StringList(t.found_by)},
-                            {"max_gcc", t.max_gcc ? Json(*t.max_gcc) : Json()}, {"max_gcc_source", OptText(t.max_gcc_source)}});
+                            {"max_gcc", t.max_gcc ? Json(*t.max_gcc) : Json()}, {"max_gcc_source", OptText(t.max_gcc_source)},
+                            {"ptxas", OptText(t.ptxas)}});
   }
   for (const CudnnInfo& c : snap.cudnn) {
     cudnn.push_back(Json{{"version", OptString(c.version)}, {"path", c.path}, {"kind", CudnnKindName(c.kind)}, {"source", c.source}});

@@ -198,6 +198,21 @@ std::string BinaryLines(const PythonEnv& e, const TextOptions& o) {
   return out;
 }
 
+// The ptxas binaries the environment's triton bundles, each with the CUDA release its text names
+// and its path inside the site directory.
+std::string TritonPtxasLines(const PythonEnv& e, const TextOptions& o) {
+  std::string out;
+  for (const PtxasInfo& p : e.triton_ptxas) {
+    std::string_view where = p.path;
+    for (const std::string& site : e.site_packages) {
+      if (StartsWith(where, site + "/")) where.remove_prefix(site.size() + 1);
+    }
+    out += "      " + Tr(o.lang, "doctor.pythons.triton_ptxas", {{"tool", p.tool}, {"version", OrUnknown(p.version, o.lang)}}) +
+           "  " + o.style.Dim(V(std::string(where))) + "\n";
+  }
+  return out;
+}
+
 std::string PythonSection(const Snapshot& s, const TextOptions& o) {
   Lang L = o.lang;
   std::string out = Section("doctor.section.pythons", o);
@@ -218,6 +233,7 @@ std::string PythonSection(const Snapshot& s, const TextOptions& o) {
     const char* no_torch = UnreadableUnder(s, e.prefix) ? "doctor.pythons.torch_unreadable" : "doctor.pythons.no_torch";
     out += "      " + (pkgs.empty() ? o.style.Dim(Tr(L, no_torch)) : Join(pkgs, " · ")) + "\n";
     out += BinaryLines(e, o);
+    out += TritonPtxasLines(e, o);
     if (o.verbose) {
       for (const auto& [name, p] : e.packages) {
         out += "      " + o.style.Dim(V(name + " " + OrUnknown(p.version, L) + "  " + p.version_source)) + "\n";

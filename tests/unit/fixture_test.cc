@@ -12,10 +12,12 @@
 //   package  <prefix> <name>                       "<version>"
 //   finding  <id>                                  "<env prefix>" or "" (one line per finding)
 //   extension <prefix> <name>                      "<version>" (a distribution shipping CUDA code)
+//   ptxas    <prefix> <tool>                       "<CUDA version>" of a ptxas its triton bundles
+//                                                  (tool: ptxas, ptxas-blackwell, ptxas-thor)
 //   verdict  <prefix>                              the summary's verdict on its torch, and the id of
 //                                                  the finding that stops it: "cannot_run driver.missing"
 //   counts   errors|warnings                       the summary's counts
-// gpu, toolkit, python, extension and finding lines list everything doctor may report: anything else it
+// gpu, toolkit, python, extension, ptxas and finding lines list everything doctor may report: anything else it
 // reports (a phantom toolkit, an unexpected finding) fails the test; so do verdict lines, on a
 // machine that lists any.
 #include <gtest/gtest.h>
@@ -71,6 +73,7 @@ Facts ActualFacts(const Json& doc) {
     facts["python\t" + prefix].insert(Active(p, Text(p["version"])));
     for (const auto& [name, pkg] : p["packages"].items()) facts["package\t" + prefix + " " + name].insert(Text(pkg["version"]));
     for (const Json& x : p["extensions"]) facts["extension\t" + prefix + " " + Text(x["name"])].insert(Text(x["version"]));
+    for (const Json& x : p["triton_ptxas"]) facts["ptxas\t" + prefix + " " + Text(x["tool"])].insert(Text(x["version"]));
   }
   if (const Json& j = doc["host"]["jetson"]; j.is_object()) {
     for (const char* key : {"l4t", "soc", "jetpack", "wheels", "gpu_module"}) facts[std::string("jetson\t") + key].insert(Text(j[key]));
@@ -134,7 +137,7 @@ TEST_P(FixtureMachine, DoctorReportsTheExpectedFacts) {
   bool lists_verdicts = std::any_of(expected.begin(), expected.end(), [](const auto& kv) { return StartsWith(kv.first, "verdict\t"); });
   for (const auto& [key, values] : actual) {
     bool listed_kind = (lists_verdicts && StartsWith(key, "verdict\t")) || StartsWith(key, "gpu\t") || StartsWith(key, "toolkit\t") || StartsWith(key, "python\t") ||
-                       StartsWith(key, "finding\t") || StartsWith(key, "extension\t");
+                       StartsWith(key, "finding\t") || StartsWith(key, "extension\t") || StartsWith(key, "ptxas\t");
     EXPECT_TRUE(!listed_kind || expected.count(key)) << m << ": doctor reports " << key << " ("
                                                       << *values.begin() << "), which expected.tsv does not list";
   }
