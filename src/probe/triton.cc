@@ -111,8 +111,9 @@ void ProbeOverrides(const ProbeInput& in, Snapshot& snap, Trail& trail) {
     std::string value = in.Env(var);
     if (value.empty()) continue;
     std::string path = value.substr(0, value.find(' '));  // triton accepts options after the path
-    PtxasInfo p = in.fs->IsFile(path) ? ReadPtxas(*in.fs, trail, tool, path) : PtxasInfo{tool, path, std::nullopt, "", ""};
-    if (!in.fs->IsFile(path)) trail.Missing(std::string("env:") + var, path);
+    bool present = in.fs->IsFile(path);
+    PtxasInfo p = present ? ReadPtxas(*in.fs, trail, tool, path) : PtxasInfo{tool, path, std::nullopt, "", ""};
+    if (!present) trail.Missing(std::string("env:") + var, path);
     p.env_var = var;
     snap.host.triton_ptxas_env.push_back(std::move(p));
   }
