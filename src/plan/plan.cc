@@ -167,6 +167,9 @@ Plan PlanWithoutSuggestions(const Catalog& c, const MachineSpec& asked) {
   PlatformGate gate = GatePlatform(c, asked);  // macOS and Jetson: no PyPI CUDA wheel serves them
   const MachineSpec& spec = gate.spec;
   Plan plan;
+  plan.platform_notes = std::move(gate.notes);
+  plan.cpu_only = gate.cpu_only;
+  plan.jetpacks = std::move(gate.jetpacks);
   for (auto it = c.torch.rbegin(); it != c.torch.rend(); ++it) {
     const TorchRelease& t = *it;
     if (!spec.torch.Matches(t.torch)) continue;
@@ -174,7 +177,6 @@ Plan PlanWithoutSuggestions(const Catalog& c, const MachineSpec& asked) {
     std::optional<Choice> best = BestVariant(c, spec, t, release_reasons, plan.rejected);
     if (!best) continue;
     Fill(c, spec, t, std::move(*best), plan);
-    plan.caveats.insert(plan.caveats.begin(), gate.notes.begin(), gate.notes.end());
     return plan;
   }
   return plan;
