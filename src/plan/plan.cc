@@ -182,9 +182,43 @@ Plan PlanWithoutSuggestions(const Catalog& c, const MachineSpec& asked) {
   return plan;
 }
 
+namespace {
+
+bool OnlyArchUnknown(const std::vector<Reason>& reasons) {
+  return !reasons.empty() && std::all_of(reasons.begin(), reasons.end(), [](const Reason& r) { return r.id == "reject.arch_unknown"; });
+}
+
+// The newest release whose candidates fail only for an unknown architecture list, its best
+// such variant (the rank of BestVariant), planned with its commands.
+std::optional<Plan::Unconfirmed> UnconfirmedCandidate(const Catalog& c, const MachineSpec& asked) {
+  const MachineSpec spec = GatePlatform(c, asked).spec;
+  for (auto it = c.torch.rbegin(); it != c.torch.rend(); ++it) {
+    const TorchRelease& t = *it;
+    if (!spec.torch.Matches(t.torch) || !CheckRelease(c, t, spec).empty()) continue;
+    std::optional<Plan::Unconfirmed> best;
+    DriverFit best_fit = DriverFit::kUnknown;
+    for (const TorchVariant* v : VariantsOf(c, t.torch, spec.platform.Name())) {
+      if (!Considered(spec, *v)) continue;
+      std::vector<Reason> caveats;
+      if (!OnlyArchUnknown(CheckCandidate(c, spec, t, *v, &caveats))) continue;
+      DriverFit fit = v->variant.is_cuda() ? DriverFitFor(c, spec, *v) : DriverFit::kUnknown;
+      if (best && Rank(fit, *v) <= Rank(best_fit, *best->variant)) continue;
+      best = Plan::Unconfirmed{&t, v, BuildInstallCommands(Request(c, spec, t, v, spec.mirror)), std::move(caveats)};
+      best_fit = fit;
+    }
+    if (best) return best;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
 Plan MakePlan(const Catalog& c, const MachineSpec& spec) {
   Plan plan = PlanWithoutSuggestions(c, spec);
-  if (!plan.release) plan.suggestions = Suggest(c, spec, plan);
+  if (!plan.release) {
+    plan.unconfirmed = UnconfirmedCandidate(c, spec);
+    plan.suggestions = Suggest(c, spec, plan);
+  }
   return plan;
 }
 

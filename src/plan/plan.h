@@ -97,6 +97,16 @@ struct Plan {
   std::vector<const JetPackRelease*> jetpacks;
   std::vector<Rejection> rejected;
   std::vector<Reason> suggestions;  // when nothing fits: the smallest changes that make a plan exist
+  // When nothing fits: the newest candidate that fails only because the catalog does not know its
+  // GPU architecture list, so whether it has code for the GPUs is unknown (neither confirmed nor
+  // ruled out). `release` stays null: no plan is confirmed.
+  struct Unconfirmed {
+    const TorchRelease* release = nullptr;
+    const TorchVariant* variant = nullptr;
+    InstallCommands commands;
+    std::vector<Reason> caveats;  // the candidate's own (the driver unknown, ...)
+  };
+  std::optional<Unconfirmed> unconfirmed;
   std::vector<Reason> command_notes;  // what the commands assume or do: the interpreter, PEP 668's venv, the mirror
   // The same install another way: through MachineSpec::alternative_mirror, or, when the
   // commands go through a mirror, from the official indexes (`official`).

@@ -130,6 +130,34 @@ std::string JetsonHead(const Plan& plan, const TextOptions& o) {
   return out + "\n";
 }
 
+// "NVIDIA GH200 (sm_90)", every GPU of the spec.
+std::string GpusText(const MachineSpec& spec) {
+  std::vector<std::string> parts;
+  for (size_t i = 0; i < spec.gpus.size(); ++i) {
+    std::string name = i < spec.gpu_names.size() && !spec.gpu_names[i].empty() ? spec.gpu_names[i] + " " : "";
+    parts.push_back(name + "(" + spec.gpus[i].Sm() + ")");
+  }
+  return Join(parts, ", ");
+}
+
+std::string SetText(const TorchRelease& t, const MachineSpec& spec) {
+  std::string set = "torch " + t.torch.Public();
+  if (spec.with_torchvision && t.torchvision) set += " + torchvision " + t.torchvision->Public();
+  if (spec.with_torchaudio && t.torchaudio) set += " + torchaudio " + t.torchaudio->Public();
+  return set;
+}
+
+// The candidate whose architecture list is unknown: neither confirmed nor ruled out, said as such.
+std::string UnconfirmedText(const Plan::Unconfirmed& u, const MachineSpec& spec, const TextOptions& o) {
+  Lang L = o.lang;
+  std::string out = "\n" + o.style.Bold(Tr(L, "plan.unconfirmed", {{"set", SetText(*u.release, spec)}, {"variant", u.variant->variant.tag}})) + "\n";
+  out += "  " + Tr(L, "plan.why.unconfirmed", {{"variant", u.variant->variant.tag}, {"gpus", GpusText(spec)}}) + "\n";
+  for (const Reason& r : u.caveats) out += "  " + o.style.Yellow("! ") + ReasonText(r, L) + "\n";
+  Plan shown;
+  shown.commands = u.commands;
+  return out + CommandsText(shown, spec, o);
+}
+
 }  // namespace
 
 std::string RenderPlan(const Plan& plan, const MachineSpec& spec, const TextOptions& o) {
@@ -138,16 +166,15 @@ std::string RenderPlan(const Plan& plan, const MachineSpec& spec, const TextOpti
   if (plan.cpu_only) out += JetsonHead(plan, o);
   if (!plan.release) {
     // On a Jetson the CPU build is a side answer: why each candidate fails is said with -v.
-    out += o.style.Red(Tr(L, plan.cpu_only ? "plan.none_cpu_only" : "plan.none")) + "\n";
+    std::string none = plan.cpu_only ? "plan.none_cpu_only" : plan.unconfirmed ? "plan.none_confirmed" : "plan.none";
+    out += o.style.Red(Tr(L, none)) + "\n";
     if (!plan.cpu_only || o.verbose) out += RejectedText(plan.rejected, o);
+    if (plan.unconfirmed) out += UnconfirmedText(*plan.unconfirmed, spec, o);
     if (!plan.suggestions.empty()) out += "\n" + Tr(L, plan.cpu_only ? "plan.suggestions_cpu_only" : "plan.suggestions") + "\n";
     for (const Reason& r : plan.suggestions) out += "  - " + ReasonText(r, L) + "\n";
     return out;
   }
-  const TorchRelease& t = *plan.release;
-  std::string set = "torch " + t.torch.Public();
-  if (spec.with_torchvision && t.torchvision) set += " + torchvision " + t.torchvision->Public();
-  if (spec.with_torchaudio && t.torchaudio) set += " + torchaudio " + t.torchaudio->Public();
+  std::string set = SetText(*plan.release, spec);
   out += o.style.Bold(Tr(L, plan.cpu_only ? "plan.chosen_cpu_only" : "plan.chosen", {{"set", set}, {"variant", plan.variant->variant.tag}})) + "\n";
   std::string why = plan.cpu_only                      ? "plan.why.cpu_only"
                     : plan.variant->variant.is_cuda() ? "plan.why." + std::string(DriverFitName(plan.driver_fit))
@@ -201,6 +228,19 @@ Json PlanJson(const Plan& plan, const MachineSpec& spec) {
                             {"kind", jp->index ? "index" : "page"}, {"sbsa", jp->sbsa}});
   }
   j["jetpacks"] = jetpacks;
+  Json unconfirmed(nullptr);
+  if (const std::optional<Plan::Unconfirmed>& u = plan.unconfirmed) {
+    Json ucaveats = Json::array();
+    for (const Reason& r : u->caveats) ucaveats.push_back(ReasonText(r, Lang::kEn));
+    unconfirmed = Json{{"torch", u->release->torch.ToString()},
+                       {"torchvision", spec.with_torchvision ? OptString(u->release->torchvision) : Json(nullptr)},
+                       {"torchaudio", spec.with_torchaudio ? OptString(u->release->torchaudio) : Json(nullptr)},
+                       {"variant", u->variant->variant.tag},
+                       {"commands", Json{{"pip", u->commands.pip}, {"uv", u->commands.uv},
+                                         {"conda", u->commands.conda ? Json(*u->commands.conda) : Json(nullptr)}}},
+                       {"caveats", ucaveats}};
+  }
+  j["unconfirmed"] = unconfirmed;
   Json rejected = Json::array();
   for (const Rejection& r : plan.rejected) {
     Json reasons = Json::array();
