@@ -218,9 +218,11 @@ struct JetPackRelease {
   std::string_view l4t;      // "36.4": matches L4T 36.4.x; "35" matches 35.x.y
   std::string_view jetpack;  // "6.1 / 6.2"
   std::optional<CudaVersion> cuda;  // the CUDA it ships; nullopt when no source says
+  std::optional<PyVersion> python;  // the one Python NVIDIA's wheels for it are built for; nullopt: not one, or unknown
   std::string_view wheels;   // https:// URL
   bool index = false;        // `wheels` is a pip index (--index-url), else a page listing wheels
   bool sbsa = false;         // its CUDA user space is SBSA's: PyPI's linux-aarch64 CUDA builds run there
+  std::vector<std::string_view> modules;  // the Jetson modules it supports, gpus.tsv names
   Provenance prov;
 };
 

@@ -7,6 +7,7 @@
 
 #include "catalog/extensions.h"
 #include "catalog/jetson.h"
+#include "catalog/query.h"
 #include "core/text.h"
 
 namespace cudamatch {
@@ -110,6 +111,22 @@ void CheckGpuHosts(const Catalog& c, std::vector<std::string>& out) {
   }
 }
 
+// Every module a JetPack row names is a Jetson of gpus.tsv, and every Jetson of gpus.tsv is
+// named by a JetPack row (a plan for it names that JetPack's builds).
+void CheckJetPackModules(const Catalog& c, std::vector<std::string>& out) {
+  for (const JetPackRelease& j : c.jetpacks) {
+    for (std::string_view m : j.modules) {
+      bool known = std::any_of(c.gpus.begin(), c.gpus.end(), [&](const GpuModel& g) { return g.name == m && IsJetson(g); });
+      if (!known) out.push_back(At("jetpack.tsv", j.prov, "module " + Quote(m) + " is not a Jetson of gpus.tsv"));
+    }
+  }
+  for (const GpuModel& g : c.gpus) {
+    if (IsJetson(g) && JetPacksOfModule(c, g.name).empty()) {
+      out.push_back(At("gpus.tsv", g.prov, "Jetson " + Quote(g.name) + " is in no row of jetpack.tsv"));
+    }
+  }
+}
+
 }  // namespace
 
 std::vector<std::string> CheckConsistency(const Catalog& c) {
@@ -117,6 +134,7 @@ std::vector<std::string> CheckConsistency(const Catalog& c) {
   CheckVariants(c, out);
   CheckPairings(c, out);
   CheckGpuHosts(c, out);
+  CheckJetPackModules(c, out);
   return out;
 }
 

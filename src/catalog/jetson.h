@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string_view>
+#include <vector>
 
 #include "catalog/catalog.h"
 
@@ -18,5 +19,9 @@ const TegraSoc* FindTegraSoc(const Catalog& c, std::string_view soc);
 // The row whose l4t is the longest dotted prefix of `l4t` ("36.4.3" -> the "36.4" row, "35.3.1"
 // -> the "35" row); nullptr when none is.
 const JetPackRelease* JetPackFor(const Catalog& c, std::string_view l4t);
+
+// The JetPack lines a Jetson module runs (`gpu`, a gpus.tsv name: "Jetson Nano"): of the rows
+// naming it, the newest of each L4T major release, oldest first. Empty for a name no row lists.
+std::vector<const JetPackRelease*> JetPacksOfModule(const Catalog& c, std::string_view gpu);
 
 }  // namespace cudamatch

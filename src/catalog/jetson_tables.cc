@@ -1,6 +1,8 @@
 #include "catalog/jetson.h"
 #include "catalog/row_reader.h"
 
+#include <algorithm>
+
 namespace cudamatch {
 
 namespace {
@@ -52,6 +54,16 @@ const JetPackRelease* JetPackFor(const Catalog& c, std::string_view l4t) {
   return best;
 }
 
+std::vector<const JetPackRelease*> JetPacksOfModule(const Catalog& c, std::string_view gpu) {
+  std::vector<const JetPackRelease*> out;
+  for (const JetPackRelease& j : c.jetpacks) {  // sorted by L4T release
+    if (std::find(j.modules.begin(), j.modules.end(), gpu) == j.modules.end()) continue;
+    if (!out.empty() && Parts(out.back()->l4t).front() == Parts(j.l4t).front()) out.back() = &j;
+    else out.push_back(&j);
+  }
+  return out;
+}
+
 namespace catalog_internal {
 
 void AddJetsonSpecs(std::vector<TableSpec>& specs) {
@@ -62,7 +74,7 @@ void AddJetsonSpecs(std::vector<TableSpec>& specs) {
                      s.prov = r.Prov(2, 3);
                      return Done(r, c.tegra_socs, std::move(s));
                    }});
-  specs.push_back({"jetpack.tsv", {"l4t", "jetpack", "cuda", "wheels", "kind", "sbsa", "source", "notes"},
+  specs.push_back({"jetpack.tsv", {"l4t", "jetpack", "cuda", "python", "wheels", "kind", "sbsa", "modules", "source", "notes"},
                    [](RowReader& r, Catalog& c) {
                      JetPackRelease j;
                      j.l4t = r.Str(0);
@@ -70,15 +82,18 @@ void AddJetsonSpecs(std::vector<TableSpec>& specs) {
                      j.jetpack = r.Str(1);
                      if (j.jetpack.empty()) r.Fail(1, "required value is empty");
                      j.cuda = r.Opt<CudaVersion>(2);
-                     j.wheels = r.Str(3);
-                     if (!StartsWith(j.wheels, "https://")) r.Fail(3, "wheels are at an https:// URL " + Quote(j.wheels));
-                     std::string_view kind = r.Str(4);
-                     if (kind != "index" && kind != "page") r.Fail(4, "kind is \"index\" or \"page\", not " + Quote(kind));
+                     j.python = r.Opt<PyVersion>(3);
+                     j.wheels = r.Str(4);
+                     if (!StartsWith(j.wheels, "https://")) r.Fail(4, "wheels are at an https:// URL " + Quote(j.wheels));
+                     std::string_view kind = r.Str(5);
+                     if (kind != "index" && kind != "page") r.Fail(5, "kind is \"index\" or \"page\", not " + Quote(kind));
                      j.index = kind == "index";
-                     std::string_view sbsa = r.Str(5);
-                     if (sbsa != "yes" && sbsa != "no") r.Fail(5, "sbsa is \"yes\" or \"no\", not " + Quote(sbsa));
+                     std::string_view sbsa = r.Str(6);
+                     if (sbsa != "yes" && sbsa != "no") r.Fail(6, "sbsa is \"yes\" or \"no\", not " + Quote(sbsa));
                      j.sbsa = sbsa == "yes";
-                     j.prov = r.Prov(6, 7);
+                     ForEachItem(r.Str(7), [&](std::string_view m) { j.modules.push_back(Trim(m)); });
+                     if (j.modules.empty()) r.Fail(7, "a JetPack release names the Jetson modules it supports");
+                     j.prov = r.Prov(8, 9);
                      return Done(r, c.jetpacks, std::move(j));
                    }});
 }

@@ -6,10 +6,11 @@ namespace cudamatch {
 
 namespace {
 
-// The explain table's topics, each described by its English title.
+// The explain table's topics, then the aliases (described by the topic they stand for).
 std::vector<Choice> TopicChoices() {
   std::vector<Choice> out;
   for (std::string_view t : ExplainTopics()) out.push_back(Choice{t, ""});
+  for (const ExplainAlias& a : ExplainAliases()) out.push_back(Choice{a.name, a.help});
   return out;
 }
 
@@ -18,7 +19,7 @@ std::vector<Choice> TopicChoices() {
 void RegisterExplain(CommandLine& cli) {
   auto topic = std::make_shared<std::string>();
   RunFn run = [topic](Context&) {
-    std::string t = *topic;  // one of ExplainTopics(), or "" for the list: the table allows no other
+    std::string t = ExplainTopicOf(*topic);  // one of ExplainTopics(), or "" for the list: the table allows no other
     return Views([t] { return ExplainJson(t); }, [t](const TextOptions& o) { return RenderExplain(t, o); });
   };
   Command& sub = cli.Add("explain", "Driver CUDA vs toolkit vs PyTorch's CUDA, and the other rules, explained",

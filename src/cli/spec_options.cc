@@ -77,15 +77,15 @@ void ApplyGpuHost(const Catalog& c, bool infer, MachineSpec& spec) {
 }
 
 // A Jetson module named by --gpu on linux-aarch64 is planned as a Jetson (plan/platform_gate.h):
-// PyPI's aarch64 CUDA builds are SBSA's and do not run on its JetPack. Not Thor (11.0): it runs
-// JetPack 7 alone, whose CUDA user space is SBSA's (jetpack.tsv), so PyPI's cu130 builds serve it.
+// PyPI's aarch64 CUDA builds are SBSA's and do not run on its JetPack, and the plan names the
+// JetPack lines the module runs (jetpack.tsv). Thor runs JetPack 7 alone, whose CUDA user space
+// is SBSA's, so PyPI's cu130 builds serve it: the gate plans those, with JetPack 7's index.
 void ApplyJetsonGpu(const Catalog& c, MachineSpec& spec) {
   if (spec.jetson || spec.platform.os != Os::kLinux || spec.platform.arch != Arch::kAarch64) return;
   for (const std::string& name : spec.gpu_names) {
     GpuMatch match = MatchGpuName(c, name, false);
     if (match.models.empty() || !IsJetson(*match.models.front())) continue;
     const GpuModel& g = *match.models.front();
-    if (g.cc.major >= 11) continue;
     spec.jetson = true;
     spec.jetson_model = std::string(g.name);
     return;

@@ -46,6 +46,7 @@ void CheckContainerCudaRequirement(const Snapshot& s, const Catalog& c, const Pl
 void CheckJetsonBuild(const Snapshot& s, const Catalog& c, const PlanQuery& plans, std::vector<Finding>& out);
 void CheckTritonPtxas(const Snapshot& s, const Catalog& c, const PlanQuery& plans, std::vector<Finding>& out);
 void CheckContainerForwardCompat(const Snapshot& s, const Catalog& c, const PlanQuery& plans, std::vector<Finding>& out);
+void CheckForwardCompatLoaded(const Snapshot& s, const Catalog& c, const PlanQuery& plans, std::vector<Finding>& out);
 
 namespace {
 
@@ -108,6 +109,7 @@ const std::vector<FindingDecl>& FindingTable() {
       {"container.cuda_requirement", E, CheckContainerCudaRequirement, kMachine},
       {"container.cuda_minor_compat", W, CheckContainerCudaRequirement, kMachine},
       {"container.forward_compat_unsupported", E, CheckContainerForwardCompat, kMachine},
+      {"driver.forward_compat_loaded", E, CheckForwardCompatLoaded, kMachine},
       {"jetson.cpu_build", W, CheckJetsonBuild, kEnv},
       {"jetson.sbsa_build", E, CheckJetsonBuild, kEnv},
       {"jetson.no_kernels", E, CheckJetsonBuild, kEnv},

@@ -6,7 +6,10 @@
 //     Compatibility guide: only on data-center GPUs, select NGC Server Ready RTX cards and
 //     Jetson);
 //   - a compat libcuda newer than the host driver on a GeForce or TITAN card: CUDA fails with
-//     error 804 ("forward compatibility was attempted on non supported HW").
+//     error 804 ("forward compatibility was attempted on non supported HW");
+//   - a compat libcuda that LD_LIBRARY_PATH or ld.so.conf puts on the loader's path (in a
+//     container or not) on a GeForce or TITAN card: libcuda.so.1 is that library, whatever the
+//     driver's version, and CUDA fails with error 804 the same way.
 #include <algorithm>
 
 #include "core/text.h"
@@ -102,6 +105,7 @@ void CheckContainerForwardCompat(const Snapshot& s, const Catalog&, const PlanQu
   const DriverInfo& d = s.driver;
   const ForwardCompat* compat = NewestCompat(d);
   if (!d.container || !d.kernel_version || compat == nullptr || compat->version->branch() <= d.kernel_version->branch()) return;
+  if (!compat->loader_source.empty()) return;  // driver.forward_compat_loaded says it, with the loader's setting
   auto gpu = std::find_if(s.gpus.begin(), s.gpus.end(), ConsumerGpu);
   if (gpu == s.gpus.end()) return;
   std::vector<EvidenceItem> evidence = {Ev("evidence.forward_compat", {{"path", compat->path}, {"version", compat->version->text}}),
@@ -111,6 +115,31 @@ void CheckContainerForwardCompat(const Snapshot& s, const Catalog&, const PlanQu
   out.push_back(Emit("container.forward_compat_unsupported",
                      {{"path", compat->path}, {"version", compat->version->text}, {"driver", d.kernel_version->text},
                       {"gpu", gpu->name}, {"branch", std::to_string(compat->version->branch())}},
+                     std::move(evidence), "forward-compat"));
+}
+
+// The compat libcuda the loader is told to search first, on a card forward compatibility does not
+// support: the loader's setting is the cause, so the fix takes the directory out of it.
+void CheckForwardCompatLoaded(const Snapshot& s, const Catalog&, const PlanQuery&, std::vector<Finding>& out) {
+  const DriverInfo& d = s.driver;
+  auto loaded = std::find_if(d.forward_compat.begin(), d.forward_compat.end(),
+                             [](const ForwardCompat& fc) { return !fc.loader_source.empty(); });
+  auto gpu = std::find_if(s.gpus.begin(), s.gpus.end(), ConsumerGpu);
+  if (loaded == d.forward_compat.end() || gpu == s.gpus.end()) return;
+  const ForwardCompat& fc = *loaded;
+  std::optional<DriverVersion> host = HostDriver(d);
+  std::vector<EvidenceItem> evidence = {
+      fc.version ? Ev("evidence.forward_compat", {{"path", fc.path}, {"version", fc.version->text}})
+                 : Ev("evidence.forward_compat_unknown", {{"path", fc.path}}),
+      Ev("evidence.forward_compat_loader", {{"source", fc.loader_source}, {"dir", fc.loader_dir}}), GpuEvidence(*gpu)};
+  if (d.kernel_version) evidence.push_back(Ev("evidence.driver_kernel", {{"version", d.kernel_version->text}, {"source", d.kernel_source}}));
+  out.push_back(Emit("driver.forward_compat_loaded",
+                     {{"path", fc.path},
+                      {"version", ArgOf(fc.version, [](const DriverVersion& v) { return v.text; })},
+                      {"source", fc.loader_source},
+                      {"dir", fc.loader_dir},
+                      {"gpu", gpu->name},
+                      {"driver", ArgOf(host, [](const DriverVersion& v) { return v.text; })}},
                      std::move(evidence), "forward-compat"));
 }
 

@@ -36,6 +36,7 @@ const std::vector<BlockRow>& BlockTable() {
       {"torch.nvidia_wheels_missing", Blocks::kItsEnv},
       {"container.no_compute_capability", Blocks::kEveryEnv},
       {"container.forward_compat_unsupported", Blocks::kEveryEnv},
+      {"driver.forward_compat_loaded", Blocks::kEveryEnv},
       {"jetson.sbsa_build", Blocks::kItsEnv},
       {"jetson.no_kernels", Blocks::kItsEnv},
   };
@@ -113,13 +114,17 @@ struct MergeRow {
 // Consequences folded into their cause. A container whose host has no NVIDIA module loaded has no
 // device nodes either: the host is where the fix is, and starting the container with --gpus all
 // is already part of that finding's advice. An image's compat libcuda that a GeForce card cannot
-// use is why its CUDA requirement fails, and says all the forward-compat note would.
+// use (mounted by the toolkit, or put on the loader's path) is why its CUDA requirement fails, and
+// says all the forward-compat note would.
 const std::vector<MergeRow>& MergeTable() {
   static const std::vector<MergeRow> kRows = {
       {"container.module_not_loaded", "container.no_devices"},
       {"container.forward_compat_unsupported", "driver.forward_compat"},
       {"container.forward_compat_unsupported", "container.cuda_minor_compat"},
       {"container.forward_compat_unsupported", "container.cuda_requirement"},
+      {"driver.forward_compat_loaded", "driver.forward_compat"},
+      {"driver.forward_compat_loaded", "container.cuda_minor_compat"},
+      {"driver.forward_compat_loaded", "container.cuda_requirement"},
   };
   return kRows;
 }

@@ -167,6 +167,9 @@ Plan PlanWithoutSuggestions(const Catalog& c, const MachineSpec& asked) {
   PlatformGate gate = GatePlatform(c, asked);  // macOS and Jetson: no PyPI CUDA wheel serves them
   const MachineSpec& spec = gate.spec;
   Plan plan;
+  plan.platform_notes = std::move(gate.notes);
+  plan.cpu_only = gate.cpu_only;
+  plan.jetpacks = std::move(gate.jetpacks);
   for (auto it = c.torch.rbegin(); it != c.torch.rend(); ++it) {
     const TorchRelease& t = *it;
     if (!spec.torch.Matches(t.torch)) continue;
@@ -174,15 +177,48 @@ Plan PlanWithoutSuggestions(const Catalog& c, const MachineSpec& asked) {
     std::optional<Choice> best = BestVariant(c, spec, t, release_reasons, plan.rejected);
     if (!best) continue;
     Fill(c, spec, t, std::move(*best), plan);
-    plan.caveats.insert(plan.caveats.begin(), gate.notes.begin(), gate.notes.end());
     return plan;
   }
   return plan;
 }
 
+namespace {
+
+bool OnlyArchUnknown(const std::vector<Reason>& reasons) {
+  return !reasons.empty() && std::all_of(reasons.begin(), reasons.end(), [](const Reason& r) { return r.id == "reject.arch_unknown"; });
+}
+
+// The newest release whose candidates fail only for an unknown architecture list, its best
+// such variant (the rank of BestVariant), planned with its commands.
+std::optional<Plan::Unconfirmed> UnconfirmedCandidate(const Catalog& c, const MachineSpec& asked) {
+  const MachineSpec spec = GatePlatform(c, asked).spec;
+  for (auto it = c.torch.rbegin(); it != c.torch.rend(); ++it) {
+    const TorchRelease& t = *it;
+    if (!spec.torch.Matches(t.torch) || !CheckRelease(c, t, spec).empty()) continue;
+    std::optional<Plan::Unconfirmed> best;
+    DriverFit best_fit = DriverFit::kUnknown;
+    for (const TorchVariant* v : VariantsOf(c, t.torch, spec.platform.Name())) {
+      if (!Considered(spec, *v)) continue;
+      std::vector<Reason> caveats;
+      if (!OnlyArchUnknown(CheckCandidate(c, spec, t, *v, &caveats))) continue;
+      DriverFit fit = v->variant.is_cuda() ? DriverFitFor(c, spec, *v) : DriverFit::kUnknown;
+      if (best && Rank(fit, *v) <= Rank(best_fit, *best->variant)) continue;
+      best = Plan::Unconfirmed{&t, v, BuildInstallCommands(Request(c, spec, t, v, spec.mirror)), std::move(caveats)};
+      best_fit = fit;
+    }
+    if (best) return best;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
 Plan MakePlan(const Catalog& c, const MachineSpec& spec) {
   Plan plan = PlanWithoutSuggestions(c, spec);
-  if (!plan.release) plan.suggestions = Suggest(c, spec, plan);
+  if (!plan.release) {
+    plan.unconfirmed = UnconfirmedCandidate(c, spec);
+    plan.suggestions = Suggest(c, spec, plan);
+  }
   return plan;
 }
 

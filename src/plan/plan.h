@@ -89,8 +89,24 @@ struct Plan {
   InstallCommands commands;
   DriverFit driver_fit = DriverFit::kUnknown;
   std::vector<Reason> caveats;
+  // What the platform changes for every plan (plan/platform_gate.h): said before the caveats.
+  std::vector<Reason> platform_notes;
+  // A Jetson PyPI's CUDA builds do not serve: the release chosen, if any, is the CPU build only,
+  // and NVIDIA's CUDA builds are those of `jetpacks` (the JetPack lines named in platform_notes).
+  bool cpu_only = false;
+  std::vector<const JetPackRelease*> jetpacks;
   std::vector<Rejection> rejected;
   std::vector<Reason> suggestions;  // when nothing fits: the smallest changes that make a plan exist
+  // When nothing fits: the newest candidate that fails only because the catalog does not know its
+  // GPU architecture list, so whether it has code for the GPUs is unknown (neither confirmed nor
+  // ruled out). `release` stays null: no plan is confirmed.
+  struct Unconfirmed {
+    const TorchRelease* release = nullptr;
+    const TorchVariant* variant = nullptr;
+    InstallCommands commands;
+    std::vector<Reason> caveats;  // the candidate's own (the driver unknown, ...)
+  };
+  std::optional<Unconfirmed> unconfirmed;
   std::vector<Reason> command_notes;  // what the commands assume or do: the interpreter, PEP 668's venv, the mirror
   // The same install another way: through MachineSpec::alternative_mirror, or, when the
   // commands go through a mirror, from the official indexes (`official`).

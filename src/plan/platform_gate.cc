@@ -1,6 +1,9 @@
 #include "plan/platform_gate.h"
 
+#include <algorithm>
+
 #include "catalog/jetson.h"
+#include "core/text.h"
 
 namespace cudamatch {
 
@@ -22,13 +25,58 @@ void DropGpu(MachineSpec& s) {
 
 namespace {
 
-// Where the JetPack's torch builds are, said with every plan for the Jetson.
-void JetPackNote(const JetPackRelease& jp, PlatformGate& gate) {
+// Where the JetPack's torch builds are, said with every plan for the Jetson, and the Python
+// they are for when it is not the one asked for.
+void JetPackNote(const JetPackRelease& jp, const MachineSpec& asked, PlatformGate& gate) {
   gate.notes.push_back({jp.index ? "caveat.jetson_index" : "caveat.jetson_page",
                         {{"jetpack", std::string(jp.jetpack)},
                          {"l4t", std::string(jp.l4t)},
                          {"cuda", ArgOf(jp.cuda, [](const CudaVersion& v) { return v.MajorMinor(); })},
                          {"wheels", std::string(jp.wheels)}}});
+  if (asked.python && jp.python && !(*asked.python == *jp.python)) {
+    gate.notes.push_back({"caveat.jetson_python", {{"jetpack", std::string(jp.jetpack)},
+                                                   {"wheel_python", jp.python->ToString()},
+                                                   {"python", asked.python->ToString()}}});
+  }
+}
+
+// The JetPack lines of the Jetson asked for: its L4T release's, or, with no L4T known, those of
+// the module (a gpus.tsv name: --gpu, or the GPU of its SoC).
+std::vector<const JetPackRelease*> JetPacksAsked(const Catalog& c, const MachineSpec& asked) {
+  if (!asked.jetson_l4t.empty()) {
+    const JetPackRelease* jp = JetPackFor(c, asked.jetson_l4t);
+    return jp == nullptr ? std::vector<const JetPackRelease*>{} : std::vector<const JetPackRelease*>{jp};
+  }
+  for (const std::string& name : asked.gpu_names) {
+    if (auto found = JetPacksOfModule(c, name); !found.empty()) return found;
+  }
+  return JetPacksOfModule(c, asked.jetson_model);
+}
+
+std::string JetPackList(const std::vector<const JetPackRelease*>& jps) {
+  std::vector<std::string> names;
+  for (const JetPackRelease* jp : jps) names.push_back(std::string(jp->jetpack));
+  return Join(names, ", ");
+}
+
+void GateJetson(const Catalog& c, const MachineSpec& asked, PlatformGate& gate) {
+  std::vector<const JetPackRelease*> jps = JetPacksAsked(c, asked);
+  gate.jetpacks = jps;
+  bool sbsa = !jps.empty() && std::all_of(jps.begin(), jps.end(), [](const JetPackRelease* j) { return j->sbsa; });
+  if (sbsa) {  // PyPI's SBSA builds run on this JetPack: planned as for a server
+    for (const JetPackRelease* jp : jps) JetPackNote(*jp, asked, gate);
+    return;
+  }
+  std::string model = asked.jetson_model.empty() ? "Jetson" : asked.jetson_model;
+  gate.notes.push_back({"caveat.jetson_not_pypi", {{"model", model}}});
+  for (const JetPackRelease* jp : jps) JetPackNote(*jp, asked, gate);
+  if (jps.empty()) {
+    gate.notes.push_back({"caveat.jetson_wheels_unknown", {{"l4t", ArgOf(asked.jetson_l4t)}}});
+  } else if (asked.jetson_l4t.empty()) {
+    gate.notes.push_back({"caveat.jetson_module_jetpacks", {{"model", model}, {"jetpacks", JetPackList(jps)}}});
+  }
+  gate.cpu_only = true;
+  DropGpu(gate.spec);
 }
 
 }  // namespace
@@ -45,15 +93,7 @@ PlatformGate GatePlatform(const Catalog& c, const MachineSpec& asked) {
     gate.notes.push_back({AsksForGpu(asked) ? "caveat.macos_no_cuda_gpu" : "caveat.macos_no_cuda", {}});
     DropGpu(gate.spec);
   } else if (asked.jetson) {
-    const JetPackRelease* jp = JetPackFor(c, asked.jetson_l4t);
-    if (jp != nullptr && jp->sbsa) {  // PyPI's SBSA builds run on this JetPack: planned as for a server
-      JetPackNote(*jp, gate);
-      return gate;
-    }
-    gate.notes.push_back({"caveat.jetson_not_pypi", {{"model", asked.jetson_model.empty() ? "Jetson" : asked.jetson_model}}});
-    if (jp != nullptr) JetPackNote(*jp, gate);
-    else gate.notes.push_back({"caveat.jetson_wheels_unknown", {{"l4t", ArgOf(asked.jetson_l4t)}}});
-    DropGpu(gate.spec);
+    GateJetson(c, asked, gate);
   }
   return gate;
 }

@@ -13,7 +13,8 @@
 //                  no kernel module); derive/ fills it from the catalog's driver-branch table when
 //                  neither said it. The catalog is read here only to reject a value no driver of
 //                  its branch gives.
-//   forward compatibility: /usr/local/cuda*/compat/libcuda.so.*
+//   forward compatibility: /usr/local/cuda*/compat/libcuda.so.*, and whether LD_LIBRARY_PATH or
+//                  /etc/ld.so.conf(.d) puts that directory on the loader's path
 #include <algorithm>
 
 #include "catalog/query.h"
@@ -103,6 +104,16 @@ std::optional<DriverVersion> VersionBehindLink(const Fs& fs, const std::string& 
   return LibraryDriverVersion(Basename(*resolved), stem);
 }
 
+// /usr/local/cuda-X.Y/compat (through links: /usr/local/cuda/compat): the forward-compatibility
+// package's libcuda, which is not the driver's user space (ProbeForwardCompat reads it).
+bool IsForwardCompatDir(const Fs& fs, const std::string& dir) {
+  auto real = fs.Resolve(dir);
+  if (!real || !StartsWith(*real, "/usr/local/cuda")) return false;
+  std::string_view rest = std::string_view(*real).substr(std::string_view("/usr/local/").size());
+  size_t slash = rest.find('/');
+  return slash != std::string_view::npos && rest.substr(slash) == "/compat";
+}
+
 void ProbeLibraries(const ProbeInput& in, DriverInfo& d, Trail& trail) {
   for (const std::string& element : IgnoredLibraryPathElements(in)) {
     trail.Skipped("LD_LIBRARY_PATH element " + Quote(element),
@@ -110,6 +121,10 @@ void ProbeLibraries(const ProbeInput& in, DriverInfo& d, Trail& trail) {
                       ": the working directory is never searched for NVIDIA libraries");
   }
   for (const std::string& dir : LibraryDirs(in)) {
+    if (IsForwardCompatDir(*in.fs, dir)) {
+      trail.Skipped(dir, "the CUDA forward-compatibility package, not the driver's libraries");
+      continue;
+    }
     for (std::string_view soname : {"libcuda.so.1", "libnvidia-ml.so.1"}) {
       std::string path = dir + "/" + std::string(soname);
       if (!in.fs->LStat(path).exists()) continue;
@@ -200,6 +215,31 @@ void ProbeDriverCuda(const ProbeInput& in, Snapshot& snap, Trail& trail) {
   }
 }
 
+// The first LD_LIBRARY_PATH element or ld.so.conf directory that is `fc`'s directory (through
+// symlinks: /usr/local/cuda/compat is /usr/local/cuda-12.9/compat).
+void FindOnLoaderPath(const ProbeInput& in, ForwardCompat& fc) {
+  auto real = in.fs->Resolve(fc.path);
+  if (!real) return;
+  auto same = [&](const std::string& dir) {
+    auto r = in.fs->Resolve(dir);
+    return r && *r == *real;
+  };
+  for (const std::string& dir : SplitNonEmpty(in.Env("LD_LIBRARY_PATH"), ':')) {
+    if (dir.front() == '/' && same(dir)) {
+      fc.loader_source = "LD_LIBRARY_PATH";
+      fc.loader_dir = dir;
+      return;
+    }
+  }
+  for (const std::string& dir : LdSoConfDirs(*in.fs)) {
+    if (same(dir)) {
+      fc.loader_source = "ld.so.conf";
+      fc.loader_dir = dir;
+      return;
+    }
+  }
+}
+
 void ProbeForwardCompat(const ProbeInput& in, DriverInfo& d) {
   auto names = in.fs->List("/usr/local");
   if (!names) return;
@@ -213,6 +253,7 @@ void ProbeForwardCompat(const ProbeInput& in, DriverInfo& d) {
     for (const std::string& lib : *libs) {
       if (auto v = LibraryDriverVersion(lib, "libcuda.so.")) fc.version = v;
     }
+    FindOnLoaderPath(in, fc);
     d.forward_compat.push_back(fc);
   }
 }

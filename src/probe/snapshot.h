@@ -103,6 +103,10 @@ std::optional<NvmlState> ParseNvmlState(std::string_view name);
 struct ForwardCompat {
   std::string path;  // /usr/local/cuda-12.2/compat
   std::optional<DriverVersion> version;
+  // Where the dynamic loader is told to search it, so libcuda.so.1 resolves to it before the
+  // driver's: "LD_LIBRARY_PATH" or "ld.so.conf" and the directory as written there
+  // ("/usr/local/cuda/compat"); both empty when neither names it.
+  std::string loader_source, loader_dir;
 };
 
 struct DriverInfo {

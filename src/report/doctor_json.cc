@@ -28,7 +28,9 @@ Json DriverJson(const DriverInfo& d) {
   j["device_nodes"] = StringList(d.device_node_paths);
   j["cuda_visible_devices"] = d.cuda_visible_devices ? Json(*d.cuda_visible_devices) : Json(nullptr);
   Json fc = Json::array();
-  for (const ForwardCompat& f : d.forward_compat) fc.push_back(Json{{"path", f.path}, {"version", OptString(f.version)}});
+  for (const ForwardCompat& f : d.forward_compat) fc.push_back(Json{{"path", f.path}, {"version", OptString(f.version)},
+                                                               {"loader", f.loader_source.empty() ? Json(nullptr)
+                                                                                                  : Json{{"source", f.loader_source}, {"dir", f.loader_dir}}}});
   j["forward_compat"] = fc;
   return j;
 }

@@ -102,7 +102,11 @@ std::string DriverSection(const Snapshot& s, const TextOptions& o) {
   if (d.container) rows.push_back({Tr(L, "doctor.driver.container"), Tr(L, "common.yes"), o.style.Dim(d.container_source)});
   if (d.cuda_visible_devices) rows.push_back({"CUDA_VISIBLE_DEVICES", "\"" + *d.cuda_visible_devices + "\"", ""});
   for (const ForwardCompat& fc : d.forward_compat) {
-    rows.push_back({Tr(L, "doctor.driver.forward_compat"), OrUnknown(fc.version, L), o.style.Dim(fc.path)});
+    std::string where = fc.path;
+    if (!fc.loader_source.empty()) {
+      where += "  (" + Tr(L, "evidence.forward_compat_loader", {{"source", fc.loader_source}, {"dir", fc.loader_dir}}) + ")";
+    }
+    rows.push_back({Tr(L, "doctor.driver.forward_compat"), OrUnknown(fc.version, L), o.style.Dim(where)});
   }
   return Section("doctor.section.driver", o) + RenderColumnsFit(rows, "  ", o.width);
 }

@@ -13,6 +13,21 @@ const std::vector<std::string_view>& ExplainTopics() {
   return kTopics;
 }
 
+// CUDA's error 804, CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE: "forward compatibility was
+// attempted on non supported HW" (explain.forward-compat.sources).
+const std::vector<ExplainAlias>& ExplainAliases() {
+  static const std::vector<ExplainAlias> kAliases = {
+      {"804", "forward-compat", "CUDA error 804 (\"forward compatibility was attempted on non supported HW\"): the forward-compat topic"}};
+  return kAliases;
+}
+
+std::string ExplainTopicOf(const std::string& name) {
+  for (const ExplainAlias& a : ExplainAliases()) {
+    if (a.name == name) return std::string(a.topic);
+  }
+  return name;
+}
+
 std::string RenderExplain(const std::string& topic, const TextOptions& o) {
   Lang L = o.lang;
   if (topic.empty()) {

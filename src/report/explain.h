@@ -13,6 +13,14 @@
 namespace cudamatch {
 
 const std::vector<std::string_view>& ExplainTopics();
+// Other names a topic is asked by: a CUDA error's number ("804" is forward-compat).
+struct ExplainAlias {
+  std::string_view name, topic;
+  std::string_view help;  // its --help line (help.arg.explain.topic.<name>)
+};
+const std::vector<ExplainAlias>& ExplainAliases();
+// The topic `name` is (itself, or the one its alias names).
+std::string ExplainTopicOf(const std::string& name);
 std::string RenderExplain(const std::string& topic, const TextOptions& o);
 Json ExplainJson(const std::string& topic);
 

@@ -103,6 +103,7 @@ bool IsShellWordSafe(std::string_view word) {
 
 FieldValue PlanFieldValue(const Catalog& c, const Plan& plan, const MachineSpec& spec, PlanField field) {
   if (field == PlanField::kDriverCuda) return DriverCudaLine(c, spec);
+  if (plan.cpu_only) return Why("plan.print.cpu_only");  // a CPU build is no answer for the Jetson's GPU
   if (plan.release == nullptr || plan.variant == nullptr) return Why("plan.print.nothing_fits");
   const Variant& v = plan.variant->variant;
   switch (field) {

@@ -59,9 +59,10 @@ std::string GroupText(const RejectionGroup& g, const TextOptions& o) {
 }
 
 // The rejections a plan shows: a release the catalog knows only in part is no candidate to
-// reject unless asked (-v), or when nothing fits.
+// reject unless asked (-v), or when nothing fits; none for a Jetson's CPU-only plan unless asked.
 std::vector<Rejection> ShownRejections(const Plan& plan, const TextOptions& o) {
   std::vector<Rejection> out;
+  if (plan.cpu_only && !o.verbose) return out;  // a Jetson's CPU build is a side answer
   for (const Rejection& r : plan.rejected) {
     if (o.verbose || !plan.release || !r.partly_known) out.push_back(r);
   }
@@ -116,22 +117,72 @@ std::string CommandsText(const Plan& plan, const MachineSpec& spec, const TextOp
 
 }  // namespace
 
-std::string RenderPlan(const Plan& plan, const MachineSpec& spec, const TextOptions& o) {
-  Lang L = o.lang;
-  std::string out = o.style.Dim(Tr(L, "plan.for", {{"spec", SpecSummary(spec, L)}})) + "\n";
-  if (!plan.release) {
-    out += o.style.Red(Tr(L, "plan.none")) + "\n" + RejectedText(plan.rejected, o);
-    if (!plan.suggestions.empty()) out += "\n" + Tr(L, "plan.suggestions") + "\n";
-    for (const Reason& r : plan.suggestions) out += "  - " + ReasonText(r, L) + "\n";
-    return out;
+namespace {
+
+// A Jetson's plan (Plan::cpu_only) opens with where its CUDA builds are: the platform's notes,
+// the first one standing as the heading.
+std::string JetsonHead(const Plan& plan, const TextOptions& o) {
+  std::string out;
+  for (const Reason& r : plan.platform_notes) {
+    if (r.id == "caveat.jetson_not_pypi") out += o.style.Bold(ReasonText(r, o.lang)) + "\n";
+    else out += "  " + ReasonText(r, o.lang) + "\n";
   }
-  const TorchRelease& t = *plan.release;
+  return out + "\n";
+}
+
+// "NVIDIA GH200 (sm_90)", every GPU of the spec.
+std::string GpusText(const MachineSpec& spec) {
+  std::vector<std::string> parts;
+  for (size_t i = 0; i < spec.gpus.size(); ++i) {
+    std::string name = i < spec.gpu_names.size() && !spec.gpu_names[i].empty() ? spec.gpu_names[i] + " " : "";
+    parts.push_back(name + "(" + spec.gpus[i].Sm() + ")");
+  }
+  return Join(parts, ", ");
+}
+
+std::string SetText(const TorchRelease& t, const MachineSpec& spec) {
   std::string set = "torch " + t.torch.Public();
   if (spec.with_torchvision && t.torchvision) set += " + torchvision " + t.torchvision->Public();
   if (spec.with_torchaudio && t.torchaudio) set += " + torchaudio " + t.torchaudio->Public();
-  out += o.style.Bold(Tr(L, "plan.chosen", {{"set", set}, {"variant", plan.variant->variant.tag}})) + "\n";
-  std::string why = plan.variant->variant.is_cuda() ? "plan.why." + std::string(DriverFitName(plan.driver_fit)) : "plan.why.cpu";
+  return set;
+}
+
+// The candidate whose architecture list is unknown: neither confirmed nor ruled out, said as such.
+std::string UnconfirmedText(const Plan::Unconfirmed& u, const MachineSpec& spec, const TextOptions& o) {
+  Lang L = o.lang;
+  std::string out = "\n" + o.style.Bold(Tr(L, "plan.unconfirmed", {{"set", SetText(*u.release, spec)}, {"variant", u.variant->variant.tag}})) + "\n";
+  out += "  " + Tr(L, "plan.why.unconfirmed", {{"variant", u.variant->variant.tag}, {"gpus", GpusText(spec)}}) + "\n";
+  for (const Reason& r : u.caveats) out += "  " + o.style.Yellow("! ") + ReasonText(r, L) + "\n";
+  Plan shown;
+  shown.commands = u.commands;
+  return out + CommandsText(shown, spec, o);
+}
+
+}  // namespace
+
+std::string RenderPlan(const Plan& plan, const MachineSpec& spec, const TextOptions& o) {
+  Lang L = o.lang;
+  std::string out = o.style.Dim(Tr(L, "plan.for", {{"spec", SpecSummary(spec, L)}})) + "\n";
+  if (plan.cpu_only) out += JetsonHead(plan, o);
+  if (!plan.release) {
+    // On a Jetson the CPU build is a side answer: why each candidate fails is said with -v.
+    std::string none = plan.cpu_only ? "plan.none_cpu_only" : plan.unconfirmed ? "plan.none_confirmed" : "plan.none";
+    out += o.style.Red(Tr(L, none)) + "\n";
+    if (!plan.cpu_only || o.verbose) out += RejectedText(plan.rejected, o);
+    if (plan.unconfirmed) out += UnconfirmedText(*plan.unconfirmed, spec, o);
+    if (!plan.suggestions.empty()) out += "\n" + Tr(L, plan.cpu_only ? "plan.suggestions_cpu_only" : "plan.suggestions") + "\n";
+    for (const Reason& r : plan.suggestions) out += "  - " + ReasonText(r, L) + "\n";
+    return out;
+  }
+  std::string set = SetText(*plan.release, spec);
+  out += o.style.Bold(Tr(L, plan.cpu_only ? "plan.chosen_cpu_only" : "plan.chosen", {{"set", set}, {"variant", plan.variant->variant.tag}})) + "\n";
+  std::string why = plan.cpu_only                      ? "plan.why.cpu_only"
+                    : plan.variant->variant.is_cuda() ? "plan.why." + std::string(DriverFitName(plan.driver_fit))
+                                                      : "plan.why.cpu";
   out += "  " + Tr(L, why, {{"variant", plan.variant->variant.tag}}) + "\n";
+  if (!plan.cpu_only) {
+    for (const Reason& r : plan.platform_notes) out += "  " + o.style.Yellow("! ") + ReasonText(r, L) + "\n";
+  }
   for (const Reason& r : plan.caveats) out += "  " + o.style.Yellow("! ") + ReasonText(r, L) + "\n";
   out += CommandsText(plan, spec, o);
   std::vector<Rejection> shown = ShownRejections(plan, o);
@@ -165,8 +216,31 @@ Json PlanJson(const Plan& plan, const MachineSpec& spec) {
   commands["conda"] = plan.commands.conda ? Json(*plan.commands.conda) : Json(nullptr);
   j["commands"] = commands;
   Json caveats = Json::array();
+  for (const Reason& r : plan.platform_notes) caveats.push_back(ReasonText(r, Lang::kEn));
   for (const Reason& r : plan.caveats) caveats.push_back(ReasonText(r, Lang::kEn));
   j["caveats"] = caveats;
+  j["cpu_only"] = plan.cpu_only;
+  Json jetpacks = Json::array();
+  for (const JetPackRelease* jp : plan.jetpacks) {
+    jetpacks.push_back(Json{{"jetpack", std::string(jp->jetpack)}, {"l4t", std::string(jp->l4t)},
+                            {"cuda", jp->cuda ? Json(jp->cuda->MajorMinor()) : Json(nullptr)},
+                            {"python", OptString(jp->python)}, {"wheels", std::string(jp->wheels)},
+                            {"kind", jp->index ? "index" : "page"}, {"sbsa", jp->sbsa}});
+  }
+  j["jetpacks"] = jetpacks;
+  Json unconfirmed(nullptr);
+  if (const std::optional<Plan::Unconfirmed>& u = plan.unconfirmed) {
+    Json ucaveats = Json::array();
+    for (const Reason& r : u->caveats) ucaveats.push_back(ReasonText(r, Lang::kEn));
+    unconfirmed = Json{{"torch", u->release->torch.ToString()},
+                       {"torchvision", spec.with_torchvision ? OptString(u->release->torchvision) : Json(nullptr)},
+                       {"torchaudio", spec.with_torchaudio ? OptString(u->release->torchaudio) : Json(nullptr)},
+                       {"variant", u->variant->variant.tag},
+                       {"commands", Json{{"pip", u->commands.pip}, {"uv", u->commands.uv},
+                                         {"conda", u->commands.conda ? Json(*u->commands.conda) : Json(nullptr)}}},
+                       {"caveats", ucaveats}};
+  }
+  j["unconfirmed"] = unconfirmed;
   Json rejected = Json::array();
   for (const Rejection& r : plan.rejected) {
     Json reasons = Json::array();

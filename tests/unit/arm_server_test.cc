@@ -150,6 +150,45 @@ TEST(GpuHosts, PypiCpuTorchOnAGraceMachineIsNamedAsPypisAarch64Build) {
   EXPECT_NE(fix.find("https://download.pytorch.org/whl/cu12"), std::string::npos) << fix;
 }
 
+// https://github.com/pytorch/pytorch/issues/160162: a GH200 user wants torch 2.8 with CUDA on
+// linux-aarch64 (the issue's workaround: torch 2.8 from download.pytorch.org's CUDA index). The
+// 2.8 release's only aarch64 CUDA build is cu129 (test-infra release/2.8 CUDA_AARCH64_ARCHES), whose
+// architecture list the catalog has no source for: the plan says that build is unknown, not ruled
+// out, with its commands, instead of "no release fits".
+TEST(GpuHosts, Torch28OnGh200IsAnUnknownNotANoFit) {
+  std::vector<std::string> args = {"plan", "--no-detect", "--gpu", "GH200", "--os", "linux", "--arch", "aarch64",
+                                   "--python", "3.12", "--torch", "==2.8.*"};
+  json j = RunJson(args);
+  EXPECT_TRUE(j["torch"].is_null());  // nothing is confirmed
+  ASSERT_TRUE(j["unconfirmed"].is_object()) << j.dump();
+  EXPECT_EQ(j["unconfirmed"]["torch"], "2.8.0");
+  EXPECT_EQ(j["unconfirmed"]["variant"], "cu129");
+  EXPECT_NE(j["unconfirmed"]["commands"]["pip"].get<std::string>().find("--index-url https://download.pytorch.org/whl/cu129"),
+            std::string::npos);
+  std::string out = RunCudamatch(args).out;
+  EXPECT_EQ(out.find("No torch release fits this machine"), std::string::npos) << out;
+  EXPECT_NE(out.find("No torch release is confirmed to fit this machine"), std::string::npos) << out;
+  EXPECT_NE(out.find("Unknown, not ruled out: torch 2.8.0"), std::string::npos) << out;
+  EXPECT_NE(out.find("whether it has code for NVIDIA GH200 (sm_90) is unknown"), std::string::npos) << out;
+  testing::RunResult print = RunCudamatch({"plan", "--no-detect", "--gpu", "GH200", "--python", "3.12", "--torch", "==2.8.*",
+                                           "--print", "pip-args"});
+  EXPECT_EQ(print.exit_code, 1);  // an unknown is no answer to print
+  EXPECT_EQ(print.out, "");
+}
+
+// Same GPU, torch 2.9.1: its cu129 aarch64 build has no sourced architecture list, but cu128 and
+// cu130 do (RELEASE.md's aarch64 table), and both carry 9.0. The unknown one hides neither: the
+// plan is a confirmed CUDA build.
+TEST(GpuHosts, AnUnknownArchListHidesNoVariantWhoseListIsKnownAndFits) {
+  json j = RunJson({"plan", "--no-detect", "--gpu", "GH200", "--python", "3.12", "--torch", "==2.9.1", "--driver", "580.65.06"});
+  EXPECT_EQ(j["torch"], "2.9.1");
+  EXPECT_TRUE(j["variant"] == "cu130" || j["variant"] == "cu128") << j.dump();
+  EXPECT_TRUE(j["unconfirmed"].is_null());
+  // With the driver of CUDA 12.8 (570), cu130 is out and cu128 is chosen over the unknown cu129.
+  json older = RunJson({"plan", "--no-detect", "--gpu", "GH200", "--python", "3.12", "--torch", "==2.9.1", "--driver", "570.124.06"});
+  EXPECT_EQ(older["variant"], "cu128") << older.dump();
+}
+
 // https://github.com/mllam/neural-lam/issues/163 (and pytorch/pytorch#172629): torch
 // 2.9.0+cu130 on a DGX Spark finds the GB10 but warns "(8.0) - (12.0)". sm_120 code runs on
 // 12.1, so doctor reports no finding and the environment runs on the GPU.

@@ -91,7 +91,7 @@ const std::vector<PlanCase>& PlanCases() {
        [](const Plan& p) {
          ASSERT_NE(p.release, nullptr);
          EXPECT_EQ(p.variant->variant.tag, "cpu");
-         EXPECT_TRUE(HasReason(p.caveats, "caveat.macos_no_cuda"));
+         EXPECT_TRUE(HasReason(p.platform_notes, "caveat.macos_no_cuda"));
        }},
       {"torch 2.7.1 on an RTX 5090 (sm_120)",
        "torch_variants.tsv 2.7.1 cu128 arch list 7.5;8.0;8.6;9.0;10.0;12.0+PTX (hfnix-archs-4aa0d274, gh-corridorkey-141)",

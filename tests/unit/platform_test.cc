@@ -50,7 +50,7 @@ TEST(PlatformPlan, MacM2Python312GetsTheCpuMpsWheelAndNoCuda) {
   ASSERT_NE(p.release, nullptr);
   EXPECT_EQ(p.variant->variant.tag, "cpu");
   EXPECT_EQ(p.variant->platform, "macos-arm64");
-  EXPECT_TRUE(Has(p.caveats, "caveat.macos_no_cuda"));
+  EXPECT_TRUE(Has(p.platform_notes, "caveat.macos_no_cuda"));
   EXPECT_EQ(p.commands.pip.find("--index-url"), std::string::npos) << p.commands.pip;
 }
 
@@ -61,7 +61,7 @@ TEST(PlatformPlan, MacAskedForAnNvidiaGpuStillSaysCudaDoesNotExistThere) {
   Plan p = MakePlan(TheCatalog(), s);
   ASSERT_NE(p.release, nullptr);
   EXPECT_EQ(p.variant->variant.tag, "cpu");
-  EXPECT_TRUE(Has(p.caveats, "caveat.macos_no_cuda_gpu"));
+  EXPECT_TRUE(Has(p.platform_notes, "caveat.macos_no_cuda_gpu"));
 }
 
 // Jetson AGX Orin (compute capability 8.7) on JetPack 6: PyPI's aarch64 CUDA wheels are SBSA
@@ -78,8 +78,8 @@ TEST(PlatformPlan, JetsonOrinIsNotServedByPypiCudaWheels) {
   Plan p = MakePlan(TheCatalog(), s);
   ASSERT_NE(p.release, nullptr);
   EXPECT_EQ(p.variant->variant.tag, "cpu");
-  EXPECT_TRUE(Has(p.caveats, "caveat.jetson_not_pypi"));
-  EXPECT_TRUE(Has(p.caveats, "caveat.jetson_page"));  // JetPack 6.0: NVIDIA's wheel files
+  EXPECT_TRUE(Has(p.platform_notes, "caveat.jetson_not_pypi"));
+  EXPECT_TRUE(Has(p.platform_notes, "caveat.jetson_page"));  // JetPack 6.0: NVIDIA's wheel files
 }
 
 MachineSpec JetsonSpec(const char* cc, const char* l4t, const char* python) {
@@ -94,7 +94,7 @@ MachineSpec JetsonSpec(const char* cc, const char* l4t, const char* python) {
 }
 
 const Reason* Caveat(const Plan& p, std::string_view id) {
-  for (const Reason& r : p.caveats) {
+  for (const Reason& r : p.platform_notes) {
     if (r.id == id) return &r;
   }
   return nullptr;
@@ -112,7 +112,7 @@ std::string ArgText(const Reason& r, std::string_view key) {
 TEST(PlatformPlan, JetsonOnJetPack62NamesTheJp6Cu126Index) {
   Plan p = MakePlan(TheCatalog(), JetsonSpec("8.7", "36.4.3", "3.10"));
   ASSERT_NE(p.release, nullptr);
-  EXPECT_TRUE(Has(p.caveats, "caveat.jetson_not_pypi"));
+  EXPECT_TRUE(Has(p.platform_notes, "caveat.jetson_not_pypi"));
   const Reason* index = Caveat(p, "caveat.jetson_index");
   ASSERT_NE(index, nullptr);
   EXPECT_EQ(ArgText(*index, "wheels"), "https://pypi.jetson-ai-lab.io/jp6/cu126");
@@ -126,7 +126,7 @@ TEST(PlatformPlan, ThorOnJetPack7IsPlannedWithACuda13Build) {
   Plan p = MakePlan(TheCatalog(), JetsonSpec("11.0", "38.2.0", "3.12"));
   ASSERT_NE(p.release, nullptr);
   EXPECT_EQ(p.variant->variant.tag, "cu130");
-  EXPECT_FALSE(Has(p.caveats, "caveat.jetson_not_pypi"));
+  EXPECT_FALSE(Has(p.platform_notes, "caveat.jetson_not_pypi"));
   const Reason* index = Caveat(p, "caveat.jetson_index");
   ASSERT_NE(index, nullptr);
   EXPECT_EQ(ArgText(*index, "wheels"), "https://pypi.jetson-ai-lab.io/sbsa/cu130");
@@ -135,7 +135,7 @@ TEST(PlatformPlan, ThorOnJetPack7IsPlannedWithACuda13Build) {
 // An L4T release the catalog has no JetPack row for (R34, JetPack 5.0 developer preview) says so.
 TEST(PlatformPlan, JetsonOnAnUnknownL4tSaysTheWheelsAreUnknown) {
   Plan p = MakePlan(TheCatalog(), JetsonSpec("8.7", "34.1.1", "3.8"));
-  EXPECT_TRUE(Has(p.caveats, "caveat.jetson_wheels_unknown"));
+  EXPECT_TRUE(Has(p.platform_notes, "caveat.jetson_wheels_unknown"));
 }
 
 }  // namespace
