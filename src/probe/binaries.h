@@ -36,7 +36,10 @@ void ReadTorchLibs(const Fs& fs, PythonEnv& env, Trail& trail);
 void ReadTorchAbi(const Fs& fs, PythonEnv& env, Trail& trail);
 
 // Distributions of the environment that ship CUDA shared objects (torch itself excluded).
-std::vector<ExtensionInfo> ScanExtensions(const Fs& fs, const PythonEnv& env, Trail& trail);
+// `plain`, when given, gets the shared objects a dist-info's RECORD listed that link no CUDA
+// library and carry no GPU code (the environment cache's prune, env_cache.h).
+std::vector<ExtensionInfo> ScanExtensions(const Fs& fs, const PythonEnv& env, Trail& trail,
+                                          std::vector<std::string>* plain = nullptr);
 // Shared-object paths (relative to site-packages) in a RECORD file, inside site-packages only.
 std::vector<std::string> SharedObjectsInRecord(std::string_view record);
 // The same, read from the file in blocks; an error when it is larger than kRecordCap or unreadable.

@@ -108,10 +108,16 @@ void ReadDirectUrl(const Fs& fs, const std::string& dist_dir, ExtensionInfo& ext
 }
 
 std::optional<ExtensionInfo> ReadExtension(const Fs& fs, const std::string& site, const DistFiles& dist,
-                                           size_t& budget, CondaFiles& conda, Trail& trail) {
+                                           size_t& budget, CondaFiles& conda, Trail& trail,
+                                           std::vector<std::string>* plain) {
   std::vector<std::string> objects;
-  if (auto record = fs.Open(dist.dir + "/RECORD")) {
-    auto listed = SharedObjectsInRecordFile(**record);
+  // RECORD is a dist-info file (PEP 376, PEP 627): setuptools and dpkg write none into an
+  // egg-info, so it is not asked for there (on Debian's dist-packages, one stat per distribution).
+  std::optional<Result<std::unique_ptr<RandomAccessFile>>> record;
+  if (EndsWith(dist.dir, ".dist-info")) record.emplace(fs.Open(dist.dir + "/RECORD"));
+  bool from_record = record && *record;
+  if (from_record) {
+    auto listed = SharedObjectsInRecordFile(***record);
     if (!listed) {
       trail.Error(dist.dir + "/RECORD", listed.error());
       return std::nullopt;
@@ -138,7 +144,11 @@ std::optional<ExtensionInfo> ReadExtension(const Fs& fs, const std::string& site
     --budget;
     ++taken;
     BinaryInfo b = ReadBinary(fs, site + "/" + rel, trail);
-    if (LinksCuda(b)) ext.libs.push_back(std::move(b));
+    if (LinksCuda(b)) {
+      ext.libs.push_back(std::move(b));
+    } else if (from_record && plain != nullptr && b.error.empty()) {
+      plain->push_back(b.path);
+    }
   }
   if (ext.libs.empty()) return std::nullopt;
   // The wheel's name matters only beside torch symbols of a known ABI: read it for those alone.
@@ -204,7 +214,8 @@ Result<std::vector<std::string>> SharedObjectsInRecordFile(const RandomAccessFil
   return out;
 }
 
-std::vector<ExtensionInfo> ScanExtensions(const Fs& fs, const PythonEnv& env, Trail& trail) {
+std::vector<ExtensionInfo> ScanExtensions(const Fs& fs, const PythonEnv& env, Trail& trail,
+                                          std::vector<std::string>* plain) {
   std::vector<ExtensionInfo> out;
   size_t budget = kMaxLibsPerEnv;
   CondaFiles conda(fs, env);
@@ -217,7 +228,7 @@ std::vector<ExtensionInfo> ScanExtensions(const Fs& fs, const PythonEnv& env, Tr
       if (!dist || Skipped(dist->name)) continue;
       if (std::any_of(out.begin(), out.end(), [&](const ExtensionInfo& e) { return e.name == dist->name; })) continue;
       DistFiles files{site + "/" + entry, dist->name, dist->version};
-      if (auto ext = ReadExtension(fs, site, files, budget, conda, trail)) out.push_back(std::move(*ext));
+      if (auto ext = ReadExtension(fs, site, files, budget, conda, trail, plain)) out.push_back(std::move(*ext));
     }
   }
   return out;

@@ -30,6 +30,7 @@ class RecordingFs : public Fs {
   }
   Result<std::vector<std::string>> List(std::string_view path) const override {
     Note(path, true);
+    listed_.emplace(path);
     return inner_.List(path);
   }
   FileInfo Stat(std::string_view path) const override { return Note(path, true); }
@@ -46,6 +47,7 @@ class RecordingFs : public Fs {
   std::vector<Unreadable> unreadable() const override { return inner_.unreadable(); }
 
   std::vector<FileSig> Take() { return std::move(deps_); }
+  const std::set<std::string, std::less<>>& listed() const { return listed_; }
 
  private:
   FileInfo Note(std::string_view path, bool follow) const {
@@ -60,6 +62,7 @@ class RecordingFs : public Fs {
   const Fs& inner_;
   mutable std::map<std::pair<std::string, bool>, size_t> seen_;
   mutable std::vector<FileSig> deps_;
+  mutable std::set<std::string, std::less<>> listed_;
 };
 
 bool SameFile(const FileInfo& a, const FileInfo& b) {
@@ -93,11 +96,17 @@ bool IsDistInfo(const PythonEnv& env, std::string_view dir) {
 
 // The dependencies an entry is validated by (env_cache.h): of those the scan looked at, drops
 // (1) a missing path whose directory is itself a dependency (the directory's times change when
-// an entry is added to it), and (2) the files of a *.dist-info directory whose RECORD the scan
+// an entry is added to it), (2) the files of a *.dist-info directory whose RECORD the scan
 // saw: an installer writes RECORD last, whole, and never edits a finished dist-info in place, it
 // removes it (pip, uv and conda uninstall, upgrade and reinstall alike), which changes the site
-// directory, itself a dependency.
-std::vector<FileSig> Prune(std::vector<FileSig> deps, const PythonEnv& env) {
+// directory, itself a dependency; (3) the shared objects those RECORD files list that decide
+// nothing (EnvScan::plain_objects); and (4) a directory the scan did not list, asked only whether
+// it is one, when a file in it that is there is a dependency and no missing name in it was left
+// out for it by (1): that file's stat (device, inode, times) says the directory is still there
+// (torch-1.13.0.egg-info beside its PKG-INFO).
+std::vector<FileSig> Prune(std::vector<FileSig> deps, const PythonEnv& env, const std::vector<std::string>& plain,
+                           const std::set<std::string, std::less<>>& listed) {
+  std::set<std::string_view> plain_set(plain.begin(), plain.end());
   std::set<std::string, std::less<>> dirs, finished;
   for (const FileSig& d : deps) {
     if (d.follow && d.info.type == FileType::kDirectory) dirs.insert(d.path);
@@ -106,12 +115,24 @@ std::vector<FileSig> Prune(std::vector<FileSig> deps, const PythonEnv& env) {
     }
   }
   std::vector<FileSig> out;
+  std::set<std::string, std::less<>> vouched, relied;  // (4): directories with a file kept / a missing name dropped
   for (FileSig& d : deps) {
     std::string_view dir = Dirname(d.path);
-    if (!d.info.exists() && dirs.count(dir) && d.path != dir) continue;
+    if (!d.info.exists() && dirs.count(dir) && d.path != dir) {
+      relied.emplace(dir);
+      continue;
+    }
     if (d.info.type == FileType::kRegular && finished.count(dir) && dirs.count(Dirname(dir))) continue;
+    if (d.info.type == FileType::kRegular && plain_set.count(d.path)) continue;
+    if (d.info.type == FileType::kRegular && d.follow) vouched.emplace(dir);
     out.push_back(std::move(d));
   }
+  out.erase(std::remove_if(out.begin(), out.end(),
+                           [&](const FileSig& d) {
+                             return d.follow && d.info.type == FileType::kDirectory && vouched.count(d.path) &&
+                                    !relied.count(d.path) && !listed.count(d.path);
+                           }),
+            out.end());
   return out;
 }
 
@@ -143,7 +164,7 @@ EnvScan ReadEnvironment(const Fs& fs, PythonEnv& env, Snapshot& snap) {
   ReadTorchLibs(fs, env, binaries);
   scan.torch_trail = std::move(side.trail);
   side.trail.clear();
-  env.extensions = ScanExtensions(fs, env, binaries);
+  env.extensions = ScanExtensions(fs, env, binaries, &scan.plain_objects);
   ReadTorchAbi(fs, env, binaries);
   scan.extension_trail = std::move(side.trail);
   scan.packages = env.packages;
@@ -183,8 +204,9 @@ void EnvCache::Scan(const ProbeInput& in, PythonEnv& env, Snapshot& snap) {
   size_t unreadable = in.fs->unreadable().size();
   EnvScan scan = ReadEnvironment(recording, env, snap);
   scan.deps = recording.Take();
+  const auto& listed = recording.listed();
   bool clean = in.fs->unreadable().size() == unreadable && !Recent(scan.deps, options_);
-  scan.deps = Prune(std::move(scan.deps), env);
+  scan.deps = Prune(std::move(scan.deps), env, scan.plain_objects, listed);
   if (store_ && clean) {
     if (auto text = EncodeEnvScan(key, scan); text && store_->Put(name, *text)) ++stats_.written;
   }

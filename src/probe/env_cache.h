@@ -18,7 +18,12 @@
 //     directory's listing, a dependency. A dist-info without RECORD (an install under way, a
 //     tool that writes none) keeps every file it has, and the missing RECORD, as dependencies.
 //     A hand edit of a finished RECORD or METADATA that leaves its directory alone is not seen:
-//     that is the one case the cache trusts the installers' way of writing for.
+//     that is the one case the cache trusts the installers' way of writing for;
+//   - for the same reason, the shared objects such a RECORD lists that the scan read and found
+//     to link no CUDA library and to carry no GPU code (orjson, PyYAML's _yaml, cryptography's
+//     bindings): they decide no verdict, and an installer replaces them only by replacing the
+//     dist-info. Replacing one by hand, in place, with a CUDA build is not seen. The shared
+//     objects of extensions and torch's own libraries stay dependencies.
 // What stays: every listed directory (the site directories, torch/lib, conda-meta), every file
 // read that no installer metadata covers (torch/version.py, torch's METADATA, conda-meta
 // records, an egg-info's PKG-INFO), every shared object whose headers were read (an in-place
@@ -60,6 +65,9 @@ struct EnvScan {
   std::vector<Evidence> torch_trail;      // the binaries probe's, torch's libraries
   std::vector<Evidence> extension_trail;  // the binaries probe's, the extensions
   std::vector<FileSig> deps;
+  // Shared objects a finished dist-info's RECORD listed that link no CUDA library and carry no
+  // GPU code: not dependencies (Prune, env_cache.cc); not kept in the entry.
+  std::vector<std::string> plain_objects;
 };
 
 struct EnvCacheOptions {

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -282,6 +283,73 @@ TEST_F(EnvCacheTest, ADistributionRemovedReinstalledOrFinishedIsSeen) {
     EXPECT_LT(cached.stats.hits, written);  // the environment is read again
     EXPECT_EQ(cached.json, plain.json);
   }
+}
+
+// What a shell command prints (popen).
+std::string ShellOutput(const std::string& command) {
+  std::string out;
+  if (FILE* p = popen(command.c_str(), "r")) {
+    char buf[256];
+    for (size_t n; (n = fread(buf, 1, sizeof buf, p)) > 0;) out.append(buf, n);
+    pclose(p);
+  }
+  return out;
+}
+
+// What decides nothing costs no stat on the next run: a shared object a finished dist-info's
+// RECORD lists that links no CUDA library (orjson's, a real ELF object g++ builds here), and
+// the RECORD an egg-info never has (setuptools and dpkg write none: Debian's dist-packages has
+// dozens of egg-info directories). An extension's CUDA object stays a dependency, and
+// reinstalling orjson (its dist-info replaced) is still seen.
+TEST_F(EnvCacheTest, PlainObjectsOfAFinishedDistributionAndEggInfoRecordsAreNoDependencies) {
+  if (testing::kWindowsBuild) GTEST_SKIP() << "builds an ELF object with g++";
+  const std::string site = Host(root_, kSite);
+  auto plant = [&] {
+    stdfs::create_directories(site + "/orjson");
+    std::string so = site + "/orjson/orjson.cpython-311-x86_64-linux-gnu.so";
+    std::string src = tmp_.path() + "/orjson.c";
+    std::ofstream(src) << "int orjson_dumps(int x) { return x + 1; }\n";
+    if (std::system(("gcc -shared -fPIC -o '" + so + "' '" + src + "' 2>/dev/null").c_str()) != 0) return false;
+    const std::string dist = site + "/orjson-3.10.7.dist-info";
+    stdfs::create_directories(dist);
+    std::ofstream(dist + "/METADATA") << "Metadata-Version: 2.3\nName: orjson\nVersion: 3.10.7\n";
+    std::ofstream(dist + "/INSTALLER") << "pip\n";
+    std::ofstream(dist + "/WHEEL") << "Wheel-Version: 1.0\nGenerator: maturin (1.7.0)\nRoot-Is-Purelib: false\n"
+                                      "Tag: cp311-cp311-manylinux_2_17_x86_64\n";
+    std::string hash = "sha256=" + ShellOutput("sha256sum '" + so +
+                                                       "' | cut -c1-64 | xxd -r -p | base64 | tr '+/' '-_' | tr -d '=\\n'");
+    std::ofstream(dist + "/RECORD") << "orjson-3.10.7.dist-info/INSTALLER,,\n"
+                                       "orjson-3.10.7.dist-info/METADATA,,\n"
+                                       "orjson-3.10.7.dist-info/WHEEL,,\n"
+                                       "orjson/orjson.cpython-311-x86_64-linux-gnu.so," << hash << "," << stdfs::file_size(so) << "\n"
+                                       "orjson-3.10.7.dist-info/RECORD,,\n";
+    const std::string egg = site + "/PyYAML-6.0.egg-info";  // as python3-yaml ships it
+    stdfs::create_directories(egg);
+    std::ofstream(egg + "/PKG-INFO") << "Metadata-Version: 1.2\nName: PyYAML\nVersion: 6.0\n";
+    std::ofstream(egg + "/top_level.txt") << "_yaml\nyaml\n";
+    return true;
+  };
+  if (!plant()) GTEST_SKIP() << "no gcc";
+  ProbeRun cold = Probe(true);
+  ASSERT_GE(cold.stats.written, 1u);
+  bool cuda_object = false;
+  for (const FileSig& d : Deps()) {
+    EXPECT_FALSE(EndsWith(d.path, ".so") && d.path.find("/orjson/") != std::string::npos) << d.path;
+    EXPECT_FALSE(EndsWith(d.path, ".egg-info/RECORD")) << d.path;
+    cuda_object = cuda_object || EndsWith(d.path, "/flash_attn_2_cuda.cpython-311-x86_64-linux-gnu.so");
+  }
+  EXPECT_TRUE(cuda_object);
+  ProbeRun warm = Probe(true);
+  EXPECT_EQ(warm.stats.hits, cold.stats.written);
+  EXPECT_EQ(warm.json, Probe(false).json);
+  WaitATick();
+  const std::string dist = site + "/orjson-3.10.7.dist-info";
+  stdfs::copy(dist, dist + ".new");
+  stdfs::remove_all(dist);
+  stdfs::rename(dist + ".new", dist);
+  ProbeRun reinstalled = Probe(true);
+  EXPECT_LT(reinstalled.stats.hits, cold.stats.written);
+  EXPECT_EQ(reinstalled.json, Probe(false).json);
 }
 
 TEST_F(EnvCacheTest, ANewTorchVersionIsSeenNextRun) {
