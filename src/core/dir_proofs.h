@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "core/fs.h"
+#include "core/text.h"
 
 namespace cudamatch {
 
@@ -66,7 +67,7 @@ class DirProofs {
   std::string loaded_;
   struct PathHash {
     using is_transparent = void;
-    size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+    size_t operator()(std::string_view s) const { return TextHash(s); }
   };
   using ProofMap = std::unordered_map<std::string, DirProof, PathHash, std::equal_to<>>;
   ProofMap earlier_, next_;

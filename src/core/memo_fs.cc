@@ -6,6 +6,8 @@
 #include <unordered_map>
 #include <utility>
 
+#include "core/text.h"
+
 namespace cudamatch {
 
 namespace {
@@ -119,7 +121,7 @@ class MemoFs : public Fs {
   // Keyed by path, looked up without copying the path.
   struct PathHash {
     using is_transparent = void;
-    size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+    size_t operator()(std::string_view s) const { return TextHash(s); }
   };
   template <typename T>
   using PathMap = std::unordered_map<std::string, T, PathHash, std::equal_to<>>;

@@ -220,6 +220,27 @@ uint64_t Checksum64(std::string_view text) {
   return h;
 }
 
+size_t TextHash(std::string_view text) {
+  constexpr uint64_t kMul = 0x9e3779b97f4a7c15ull;
+  uint64_t h = 0x243f6a8885a308d3ull ^ (text.size() * kMul);
+  const char* p = text.data();
+  size_t n = text.size();
+  for (; n >= 8; p += 8, n -= 8) {
+    uint64_t word;
+    std::memcpy(&word, p, 8);
+    h = (h ^ word) * kMul;
+    h ^= h >> 32;
+  }
+  if (n > 0) {
+    uint64_t word = 0;
+    std::memcpy(&word, p, n);
+    h = (h ^ word) * kMul;
+    h ^= h >> 32;
+  }
+  h *= kMul;
+  return static_cast<size_t>(h ^ (h >> 29));
+}
+
 std::string Hex16(uint64_t h) {
   static constexpr char kHex[] = "0123456789abcdef";
   std::string out(16, '0');

@@ -38,6 +38,9 @@ std::vector<std::string_view> Lines(std::string_view text);
 // byte changes the result. Hex16: its 16 lowercase hex digits, lowest nibble first.
 uint64_t Checksum64(std::string_view text);
 std::string Hex16(uint64_t h);
+// A hash for the tool's in-memory tables keyed by paths and ids (eight bytes a step, the last
+// partial word at once): not kept anywhere, so it may change between versions.
+size_t TextHash(std::string_view text);
 // Keeps ASCII letters and digits only, lowercased: "GeForce RTX-3090" -> "geforcertx3090".
 std::string AlnumKey(std::string_view s);
 

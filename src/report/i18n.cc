@@ -74,7 +74,7 @@ class Table {
   // The slot of `id`, or the free one where it would go (the table is never full).
   size_t Find(std::string_view id) const {
     size_t mask = slots_.size() - 1;
-    size_t i = std::hash<std::string_view>{}(id) & mask;
+    size_t i = TextHash(id) & mask;
     while (!slots_[i].id.empty() && slots_[i].id != id) i = (i + 1) & mask;
     return i;
   }
