@@ -6,6 +6,7 @@
 #include "core/text.h"
 #include "plan/check_ext.h"
 #include "plan/check_fix.h"
+#include "plan/check_pypi.h"
 #include "plan/companions.h"
 #include "plan/gaps.h"
 #include "plan/remedy.h"
@@ -239,6 +240,9 @@ void CheckCandidateFits(State& s, const TorchRelease& t, const TorchVariant& v, 
   if (v.variant.kind == Variant::Kind::kCpu && HasGpu(s.spec)) {
     s.machine_problem = s.variant_problem = true;
     s.result.problems.push_back({"check.cpu_on_gpu", {{"candidate", t.torch.Public() + "+cpu"}, {"gpu", GpuName(s.spec)}}, {}, ""});
+  }
+  if (s.label.empty() && v.variant.kind == Variant::Kind::kCpu) {
+    if (auto note = PypiCpuNote(s.c, PinSpec(s), t)) s.result.notes.push_back(std::move(*note));
   }
   std::vector<Reason> caveats;
   for (Reason& r : CheckCandidate(s.c, PinSpec(s), t, v, &caveats)) reasons.push_back(std::move(r));

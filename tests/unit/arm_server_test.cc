@@ -2,6 +2,7 @@
 // is built from the public thread cited above it, run through the binary.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
 
 #include "catalog/checks.h"
@@ -52,6 +53,102 @@ TEST(GpuHosts, GraceAndJetsonGpusComeOnlyWithAarch64Hosts) {
   }
   EXPECT_EQ(HostOfGpu(c, "NVIDIA H100 SXM5 80GB"), nullptr);
   EXPECT_TRUE(CheckConsistency(c).empty());
+}
+
+// The ids of a check's notes.
+std::vector<std::string> NoteIds(const json& check) {
+  std::vector<std::string> ids;
+  for (const json& n : check["notes"]) ids.push_back(n["id"].get<std::string>());
+  return ids;
+}
+
+const json* NoteOf(const json& check, const std::string& id) {
+  for (const json& n : check["notes"]) {
+    if (n["id"] == id) return &n;
+  }
+  return nullptr;
+}
+
+// PyPI's linux-aarch64 wheel of 2.5.0, 2.5.1 and 2.6.0 is the CPU build: the 2.5 promotion script
+// (builder main d85ff607) takes the manylinux2014_aarch64 wheel without a local version, which
+// only the auditwheel-repaired CPU build has; the 2.6 one (test-infra main 614125ae) takes +cpu
+// from whl/test/cpu. Each row cites those scripts; no aarch64 release from 2.2 to 2.11 is unknown.
+TEST(GpuHosts, PypiAarch64WheelOf25And26IsTheCpuBuild) {
+  const Catalog& c = testing::TheCatalog();
+  for (const char* v : {"2.5.0", "2.5.1", "2.6.0"}) {
+    const TorchRelease* t = FindTorch(c, *Pep440::Parse(v));
+    ASSERT_NE(t, nullptr) << v;
+    const TorchVariant* d = PypiDefaultVariant(c, *t, "linux-aarch64");
+    ASSERT_NE(d, nullptr) << v;
+    EXPECT_EQ(d->variant.tag, "cpu") << v;
+    const char* source =
+        std::string(v) == "2.6.0" ? "ti-pypi-promote-614125ae" : "pt-builder-pypi-promote-d85ff607";
+    std::vector<std::string_view> ids = d->prov.sources();
+    EXPECT_NE(std::find(ids.begin(), ids.end(), source), ids.end()) << v;
+  }
+  for (const TorchRelease& t : c.torch) {
+    if (t.torch < *Pep440::Parse("2.2.0") || t.torch >= *Pep440::Parse("2.12.0")) continue;
+    EXPECT_NE(PypiDefaultVariant(c, t, "linux-aarch64"), nullptr) << t.torch.Public();
+  }
+  EXPECT_TRUE(CheckConsistency(c).empty());
+}
+
+// https://github.com/nv-morpheus/Morpheus/issues/2095 (2025-01, when 2.5.1 was current): on an
+// arm64 machine plain pip, even with the cu124 index as an extra index, installs a CPU-only torch;
+// `--index-url https://download.pytorch.org/whl/cu124` gets the CUDA build. `check torch==2.5.1`
+// for a GH200 says the pin is PyPI's CPU build there and names the cu124 index, the release's only
+// aarch64 CUDA build; the fix moves to a release whose aarch64 architecture list is known.
+TEST(GpuHosts, CheckOfPypisCpuTorch251OnGh200NamesTheCu124Index) {
+  json j =
+      RunJson({"check", "--no-detect", "--gpu", "GH200", "--driver", "570.124.06", "torch==2.5.1"});
+  EXPECT_EQ(j["assumed"]["platform"], "linux-aarch64") << j.dump();
+  ASSERT_FALSE(j["problems"].empty()) << j.dump();
+  EXPECT_EQ(j["problems"][0]["id"], "check.cpu_on_gpu");
+  const json* note = NoteOf(j, "check.pypi_cpu");
+  ASSERT_NE(note, nullptr) << j.dump();
+  std::string message = (*note)["message"].get<std::string>();
+  EXPECT_NE(message.find("PyPI's torch 2.5.1 wheel for linux-aarch64"), std::string::npos)
+      << message;
+  EXPECT_NE(message.find("CPU-only build"), std::string::npos) << message;
+  EXPECT_NE(
+      message.find("pip install torch==2.5.1 --index-url https://download.pytorch.org/whl/cu124"),
+      std::string::npos)
+      << message;
+  EXPECT_EQ(NoteOf(j, "gap.default"), nullptr) << j.dump();
+  std::string zh = RunCudamatch({"check", "--no-detect", "--gpu", "GH200", "--driver", "570.124.06",
+                                 "torch==2.5.1", "--lang", "zh"})
+                       .out;
+  EXPECT_NE(zh.find("PyPI 为 linux-aarch64 提供的 torch 2.5.1 wheel"), std::string::npos) << zh;
+  EXPECT_NE(zh.find("--index-url https://download.pytorch.org/whl/cu124"), std::string::npos) << zh;
+}
+
+// https://github.com/opendatahub-io/notebooks/pull/2454: a torch==2.6.0+cu126 pin does not resolve
+// on aarch64, and the per-architecture pin proposed there, torch==2.6.0 for aarch64, installs the
+// CPU wheel. `check torch==2.6.0` for linux-aarch64 (flags, or this machine as aarch64) knows that
+// build and names the cu126 index, instead of "which wheel plain pip gets is not in the catalog";
+// on linux-x86_64, where PyPI's wheel is a CUDA build, nothing is said.
+TEST(GpuHosts, CheckOfTorch260OnAarch64SaysPypiGivesTheCpuBuild) {
+  for (std::vector<std::string> flags :
+       {std::vector<std::string>{"--os", "linux", "--arch", "aarch64"},
+        std::vector<std::string>{"--arch", "aarch64"}}) {
+    std::vector<std::string> args = {"check", "torch==2.6.0"};
+    args.insert(args.end(), flags.begin(), flags.end());
+    json j = RunJson(args);
+    EXPECT_EQ(j["assumed"]["platform"], "linux-aarch64") << j.dump();
+    EXPECT_EQ(NoteIds(j), std::vector<std::string>{"check.pypi_cpu"}) << j.dump();
+    const json* note = NoteOf(j, "check.pypi_cpu");
+    ASSERT_NE(note, nullptr) << j.dump();
+    EXPECT_NE((*note)["message"].get<std::string>().find(
+                  "(cu126) come from download.pytorch.org: pip install torch==2.6.0 --index-url "
+                  "https://download.pytorch.org/whl/cu126"),
+              std::string::npos)
+        << note->dump();
+  }
+  json x86 = RunJson({"check", "--os", "linux", "--arch", "x86_64", "torch==2.6.0"});
+  EXPECT_EQ(NoteOf(x86, "check.pypi_cpu"), nullptr) << x86.dump();
+  // A pinned variant is not PyPI's wheel: no note.
+  json tagged = RunJson({"check", "--os", "linux", "--arch", "aarch64", "torch==2.6.0+cu126"});
+  EXPECT_EQ(NoteOf(tagged, "check.pypi_cpu"), nullptr) << tagged.dump();
 }
 
 // https://github.com/pytorch/pytorch/issues/134790: on arm64 the PyPI torch 2.4.0 had no CUDA;

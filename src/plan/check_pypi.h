@@ -1,0 +1,18 @@
+// Plain pip where PyPI's wheel of a release is its CPU build while download.pytorch.org has CUDA
+// builds for the platform: Linux aarch64 before PyPI's aarch64 wheel became a CUDA build (2.12),
+// and Windows. `check` says so beside a pin without a variant, and names the index to use.
+#pragma once
+
+#include <optional>
+
+#include "catalog/catalog.h"
+#include "plan/plan.h"
+
+namespace cudamatch {
+
+// The note `check.pypi_cpu` for release `t` on spec's platform: the release's CUDA builds there
+// and the install command of the one that fits the machine best (the newest that fits, or fails
+// only for an architecture list the catalog lacks; else the newest). nullopt without CUDA builds.
+std::optional<Reason> PypiCpuNote(const Catalog& c, const MachineSpec& spec, const TorchRelease& t);
+
+}  // namespace cudamatch
