@@ -247,7 +247,8 @@ const TorchVariant* ChosenVariant(State& s, const TorchRelease& t) {
   std::string tag = s.label;
   if (tag.empty()) {
     if (const TorchVariant* def = PypiDefaultVariant(s.c, t, s.spec.platform.Name())) return def;
-    s.result.notes.push_back({"gap.default", {{"torch", t.torch.Public()}, {"platform", s.spec.platform.Name()}, {"date", s.c.data_date}}});
+    // On macOS no variant tag or CUDA index applies: PyTorch builds no CUDA wheels for it.
+    s.result.notes.push_back({s.spec.platform.os == Os::kMacos ? "gap.default_macos" : "gap.default", {{"torch", t.torch.Public()}, {"platform", s.spec.platform.Name()}, {"date", s.c.data_date}}});
     return nullptr;
   }
   const TorchVariant* v = FindVariant(s.c, t.torch, s.spec.platform.Name(), tag);

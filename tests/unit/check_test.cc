@@ -208,5 +208,22 @@ TEST(Check, PytorchCudaPinOnThorIsNoJetsonError) {
   EXPECT_FALSE(Has(r, "check.jetson_cuda"));
 }
 
+// pytorch/pytorch#161614: `pip install torch==2.6.0` with Python 3.11 on an Intel Mac finds no
+// distribution (the last Intel Mac release is 2.2.2, the maintainer answered). The catalog has no
+// macos-x86_64 rows, so which wheel pip gets is a gap; the note must not send a Mac user to a
+// CUDA variant.
+TEST(Check, UnknownMacosDefaultSuggestsNoCudaVariant) {
+  MachineSpec s;
+  s.platform = Platform{Os::kMacos, Arch::kX86_64};
+  s.python = PyVersion::Parse("3.11").value();
+  CheckResult r = Check({"torch==2.6.0"}, s);
+  bool macos_gap = false;
+  for (const Reason& n : r.notes) {
+    EXPECT_NE(n.id, "gap.default");
+    macos_gap = macos_gap || n.id == "gap.default_macos";
+  }
+  EXPECT_TRUE(macos_gap);
+}
+
 }  // namespace
 }  // namespace cudamatch
