@@ -37,6 +37,7 @@ struct RemedyNeed {
     kLoadModule,         // load the nvidia kernel module
     kPurgeLinuxDriver,   // remove a Linux driver installed inside WSL
     kContainerGpus,      // start the container with the GPUs passed through
+    kPodNvidiaRuntime,   // run the Kubernetes pod with the nvidia runtime (runtimeClassName)
     kHostCompiler,       // install g++-`gcc` and make it the compiler
     kExtensionRebuild,   // rebuild `package` at `version` from source for `arch_list`, CUDA_HOME=`path` when set
     kExtensionWheel,     // the wheel file at URL `path` of `package` at `version`, replacing the installed one
@@ -106,7 +107,7 @@ struct EnvChange {
 
 struct SystemStep {
   enum class Kind { kInstallDriver, kReinstallDriver, kReboot, kLoadModule, kPurgeLinuxDriver, kContainerGpus,
-                    kInstallCompiler };
+                    kPodNvidiaRuntime, kInstallCompiler };
   Kind kind = Kind::kReboot;
   std::string os_id, branch;
   int gcc = 0;

@@ -127,9 +127,14 @@ void CheckContainerDevices(const Snapshot& s, const Catalog&, const PlanQuery&, 
   const DriverInfo& d = s.driver;
   bool wants_gpu = !d.libcuda_paths.empty() || d.nvidia_visible_devices || d.kernel_module_loaded;
   if (!d.container || d.device_nodes || !wants_gpu) return;
+  // A Kubernetes pod whose GPU the device plugin allocated (NVIDIA_VISIBLE_DEVICES names it) but
+  // that runc started: the nvidia runtime, which mounts the devices and driver, was not selected.
+  bool pod = d.container_source.find("kubepods") != std::string::npos;
+  bool allocated = d.nvidia_visible_devices && !d.nvidia_visible_devices->empty() && *d.nvidia_visible_devices != "void" &&
+                   *d.nvidia_visible_devices != "none";
   Finding f = Emit("container.no_devices", {{"marker", d.container_source}},
                    {Ev("evidence.container", {{"source", d.container_source}}), Ev("evidence.no_device_nodes")},
-                   "containers", Need(RemedyNeed::Kind::kContainerGpus));
+                   "containers", Need(pod && allocated ? RemedyNeed::Kind::kPodNvidiaRuntime : RemedyNeed::Kind::kContainerGpus));
   if (d.nvidia_visible_devices) {
     f.evidence.push_back(Ev("evidence.env_var", {{"name", "NVIDIA_VISIBLE_DEVICES"}, {"value", *d.nvidia_visible_devices}}));
   }

@@ -12,6 +12,7 @@
 #include "plan/remedy.h"
 #include "plan/remedy_text.h"
 #include "plan/lookup.h"
+#include "plan/platform_gate.h"
 #include "plan/suggest.h"
 
 namespace cudamatch {
@@ -208,6 +209,33 @@ void FindLabel(State& s) {
   for (size_t i = 0; s.label.empty() && i < s.pins.extra_urls.size(); ++i) s.label = VariantFromIndexUrl(s.pins.extra_urls[i]);
 }
 
+std::string GpuName(const MachineSpec& spec);
+
+// A CUDA build pinned where no CUDA build from PyTorch's index runs: macOS, which has no CUDA, or
+// a Jetson whose JetPack is not SBSA's (linux-aarch64 CUDA builds are made for SBSA servers). The
+// platform's notes (where the JetPack's own builds are) come with it.
+void CheckPlatformBuild(State& s) {
+  auto variant = Variant::Parse(s.label);
+  if (!variant || !variant->is_cuda()) return;
+  bool macos = s.spec.platform.os == Os::kMacos;
+  if (!macos && !s.spec.jetson) return;
+  PlatformGate gate = GatePlatform(s.c, s.spec);
+  if (!macos && !gate.cpu_only) return;  // JetPack 7 (Thor): PyPI's SBSA builds run
+  auto e = ExactOf(s, 0);
+  std::string version = e ? e->Public() : s.release ? s.release->torch.Public() : "";
+  std::string candidate = version.empty() ? variant->tag : version + "+" + variant->tag;
+  s.machine_problem = s.variant_problem = true;
+  if (macos) {
+    s.result.problems.push_back({"check.macos_cuda", {{"candidate", candidate}}, {}, ""});
+    return;
+  }
+  std::string gpu = !s.spec.jetson_model.empty() ? s.spec.jetson_model : GpuName(s.spec);
+  s.result.problems.push_back({"check.jetson_cuda", {{"candidate", candidate}, {"gpu", gpu}}, {}, ""});
+  for (Reason& note : gate.notes) {
+    if (note.id != "caveat.jetson_not_pypi") s.result.notes.push_back(std::move(note));
+  }
+}
+
 // The spec the pins are checked and corrected under: which companions they name.
 MachineSpec PinSpec(const State& s) {
   MachineSpec spec = s.spec;
@@ -220,11 +248,12 @@ const TorchVariant* ChosenVariant(State& s, const TorchRelease& t) {
   std::string tag = s.label;
   if (tag.empty()) {
     if (const TorchVariant* def = PypiDefaultVariant(s.c, t, s.spec.platform.Name())) return def;
-    s.result.notes.push_back({"gap.default", {{"torch", t.torch.Public()}, {"platform", s.spec.platform.Name()}, {"date", s.c.data_date}}});
+    // On macOS no variant tag or CUDA index applies: PyTorch builds no CUDA wheels for it.
+    s.result.notes.push_back({s.spec.platform.os == Os::kMacos ? "gap.default_macos" : "gap.default", {{"torch", t.torch.Public()}, {"platform", s.spec.platform.Name()}, {"date", s.c.data_date}}});
     return nullptr;
   }
   const TorchVariant* v = FindVariant(s.c, t.torch, s.spec.platform.Name(), tag);
-  if (v == nullptr) s.result.notes.push_back(VariantNotInCatalog(s.c, t, tag, s.spec.platform.Name()));
+  if (v == nullptr && !s.variant_problem) s.result.notes.push_back(VariantNotInCatalog(s.c, t, tag, s.spec.platform.Name()));
   return v;
 }
 
@@ -269,7 +298,7 @@ void NoteUnknown(State& s, const TorchRelease& t, std::vector<Reason>& reasons) 
 // The pinned variant the catalog does not list: judged from the CUDA its tag declares.
 void JudgeUnlistedVariant(State& s, const TorchRelease& t, std::vector<Reason>& reasons) {
   auto variant = Variant::Parse(s.label);
-  if (s.label.empty() || !variant || !variant->cuda) return;
+  if (s.label.empty() || !variant || !variant->cuda || s.variant_problem) return;
   for (Reason& r : JudgeFromCuda(s.c, PinSpec(s), t.torch, *variant)) reasons.push_back(std::move(r));
   s.result.notes.push_back({"gap.judged", {{"build", t.torch.Public() + "+" + variant->tag}, {"cuda", variant->cuda->MajorMinor()}}});
 }
@@ -304,6 +333,7 @@ void JudgeBuild(State& s) {
   auto variant = Variant::Parse(e->LocalLabel());
   if (!outside && !variant) return;  // a release after the data, no build named: its note says so
   s.result.build = e->ToString();
+  if (s.variant_problem) return;  // a build that cannot run on this platform at all
   if (!variant || !variant->cuda) {
     if (variant && variant->kind == Variant::Kind::kCpu && HasGpu(s.spec)) {
       s.machine_problem = true;
@@ -494,6 +524,7 @@ CheckResult CheckPinsWith(const Catalog& c, const MachineSpec& spec, const PinSe
   CheckCompanion(s, 1);
   CheckCompanion(s, 2);
   FindLabel(s);
+  CheckPlatformBuild(s);
   CheckMachine(s);
   JudgeBuild(s);
   if (!correct) return std::move(s.result);

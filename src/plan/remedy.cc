@@ -172,6 +172,7 @@ std::optional<RemedyStep> PlanStep(const Catalog& c, const Snapshot& s, const Re
     case K::kLoadModule: return Step(S::kLoadModule, need);
     case K::kPurgeLinuxDriver: return Step(S::kPurgeLinuxDriver, need);
     case K::kContainerGpus: return Step(S::kContainerGpus, need);
+    case K::kPodNvidiaRuntime: return Step(S::kPodNvidiaRuntime, need);
     case K::kExtensionRebuild: return Rebuild{need.package, need.version, need.arch_list, need.path};
     case K::kUnsetEnv: return EnvChange{need.names, {}};
     case K::kUseToolkit: return EnvChange{{}, {{"CUDA_HOME", need.path, false}, {"PATH", need.path + "/bin", true}}};

@@ -121,6 +121,7 @@ std::string SystemText(const SystemStep& s) {
     case SystemStep::Kind::kLoadModule: return "sudo modprobe nvidia";
     case SystemStep::Kind::kPurgeLinuxDriver: return "sudo apt-get purge 'nvidia-driver-*' 'libnvidia-compute-*'";
     case SystemStep::Kind::kContainerGpus: return "docker run --gpus all ...";
+    case SystemStep::Kind::kPodNvidiaRuntime: return "runtimeClassName: nvidia";
     case SystemStep::Kind::kInstallCompiler: return "sudo apt-get install g++-" + std::to_string(s.gcc);
   }
   return "";

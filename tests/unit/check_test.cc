@@ -151,5 +151,79 @@ TEST(Check, CpuPinOnAWindowsGpuMachineMovesToACudaIndex) {
   EXPECT_EQ(r.install, "python -m pip install torch==2.2.2+cu121 torchvision==0.17.2+cu121 torchaudio==2.2.2+cu121 --index-url https://download.pytorch.org/whl/cu121");
 }
 
+// DeepGraphLearning/ULTRA#8: on a MacBook, `pip install torch==2.1.0 --index-url
+// https://download.pytorch.org/whl/cu118` finds no version at all; the answer was PyPI's own
+// `pip install torch`. A CUDA pin on macOS is an error, and the fix drops the CUDA index.
+TEST(Check, CudaPinOnMacosIsAnError) {
+  PinSet pins = ParseRequirements("requirements.txt", "--index-url https://download.pytorch.org/whl/cu118\ntorch==2.1.0\n", nullptr);
+  MachineSpec s;
+  s.platform = Platform{Os::kMacos, Arch::kAarch64};
+  s.python = PyVersion::Parse("3.11").value();
+  CheckResult r = CheckPins(TheCatalog(), s, pins);
+  ASSERT_TRUE(Has(r, "check.macos_cuda"));
+  EXPECT_EQ(r.problems.front().args.front().second.value_or(""), "2.1.0+cu118");
+  EXPECT_EQ(r.corrected, (std::vector<std::string>{"torch==2.1.0"}));
+  EXPECT_EQ(r.install.find("--index-url"), std::string::npos) << r.install;
+  for (const Reason& n : r.notes) EXPECT_NE(n.id, "gap.judged");  // not judged as if it could run
+}
+
+// TJU-Aerial-Robotics/YOPO#79: a Jetson Xavier NX on JetPack 5.1.5, `pip install torch==2.4.1
+// --index-url https://download.pytorch.org/whl/cu121` left torch.cuda.is_available() False; the
+// maintainers' answer: NVIDIA's PyTorch builds for the JetPack. PyTorch's index has no build for a
+// Jetson: an error, with where the module's JetPack builds are, and no corrected pins (PyPI's CPU
+// build is no fix).
+TEST(Check, PytorchCudaPinOnAJetsonIsAnError) {
+  PinSet pins = ParseRequirements("requirements.txt", "--index-url https://download.pytorch.org/whl/cu121\ntorch==2.4.1\n", nullptr);
+  MachineSpec s;
+  s.platform = Platform{Os::kLinux, Arch::kAarch64};
+  s.gpus = {ComputeCapability::Parse("7.2").value()};
+  s.gpu_names = {"Jetson Xavier NX"};
+  s.has_nvidia_gpu = true;
+  s.python = PyVersion::Parse("3.8").value();
+  s.jetson = true;
+  s.jetson_model = "Jetson Xavier NX";
+  CheckResult r = CheckPins(TheCatalog(), s, pins);
+  ASSERT_TRUE(Has(r, "check.jetson_cuda"));
+  EXPECT_TRUE(r.corrected.empty());
+  EXPECT_TRUE(r.install.empty());
+  bool jetpack51 = false;
+  for (const Reason& n : r.notes) {
+    for (const auto& [k, v] : n.args) jetpack51 = jetpack51 || (n.id == "caveat.jetson_page" && k == "jetpack" && v == "5.1");
+  }
+  EXPECT_TRUE(jetpack51);
+}
+
+// vllm-project/vllm#34470: on a Jetson AGX Thor (JetPack 7, SBSA user space) torch 2.10.0+cu130
+// from PyTorch's index has CUDA available: no Jetson error there.
+TEST(Check, PytorchCudaPinOnThorIsNoJetsonError) {
+  MachineSpec s;
+  s.platform = Platform{Os::kLinux, Arch::kAarch64};
+  s.gpus = {ComputeCapability::Parse("11.0").value()};
+  s.gpu_names = {"Jetson AGX Thor"};
+  s.has_nvidia_gpu = true;
+  s.python = PyVersion::Parse("3.12").value();
+  s.jetson = true;
+  s.jetson_model = "Jetson AGX Thor";
+  CheckResult r = Check({"torch==2.10.0+cu130"}, s);
+  EXPECT_FALSE(Has(r, "check.jetson_cuda"));
+}
+
+// pytorch/pytorch#161614: `pip install torch==2.6.0` with Python 3.11 on an Intel Mac finds no
+// distribution (the last Intel Mac release is 2.2.2, the maintainer answered). The catalog has no
+// macos-x86_64 rows, so which wheel pip gets is a gap; the note must not send a Mac user to a
+// CUDA variant.
+TEST(Check, UnknownMacosDefaultSuggestsNoCudaVariant) {
+  MachineSpec s;
+  s.platform = Platform{Os::kMacos, Arch::kX86_64};
+  s.python = PyVersion::Parse("3.11").value();
+  CheckResult r = Check({"torch==2.6.0"}, s);
+  bool macos_gap = false;
+  for (const Reason& n : r.notes) {
+    EXPECT_NE(n.id, "gap.default");
+    macos_gap = macos_gap || n.id == "gap.default_macos";
+  }
+  EXPECT_TRUE(macos_gap);
+}
+
 }  // namespace
 }  // namespace cudamatch

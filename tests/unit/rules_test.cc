@@ -317,5 +317,28 @@ TEST(Rules, DriverTooOldFixInstallsAVariantTheDriverRuns) {
   EXPECT_EQ(seen, 1);
 }
 
+// mudler/LocalAI#2117: a pod on a k0s GPU node found no nvidia-smi and ran on the CPU; the fix was
+// runtimeClassName: nvidia in the pod spec (as NVIDIA/nvidia-container-runtime#147's maintainer
+// said: the pod must select the nvidia runtime, or nvidia must be containerd's default). The
+// device plugin had named the GPU (NVIDIA_VISIBLE_DEVICES), but no runtime mounted it. A Docker
+// container, or a pod whose GPU nobody allocated, keeps the `docker run --gpus all` fix.
+TEST(Rules, PodWithAnAllocatedGpuButNoDevicesNeedsTheNvidiaRuntime) {
+  auto fix = [](const char* marker, std::optional<std::string> visible) {
+    Snapshot s = Base();
+    s.driver.container = true;
+    s.driver.container_source = marker;
+    s.driver.kernel_module_loaded = true;
+    s.driver.kernel_version = D("535.104.05");
+    s.driver.nvidia_visible_devices = visible;
+    for (const Finding& f : Diagnose(s, TheCatalog())) {
+      if (f.id == "container.no_devices") return RemedyText(f.remedy);
+    }
+    return std::string("(no finding)");
+  };
+  EXPECT_EQ(fix("/proc/1/cgroup (kubepods)", "GPU-8e3c5b2a-1f4d-4c6e-9a7b-2d5e8f1a3c4b"), "runtimeClassName: nvidia");
+  EXPECT_EQ(fix("/proc/1/cgroup (kubepods)", "void"), "docker run --gpus all ...");
+  EXPECT_EQ(fix("/.dockerenv", "all"), "docker run --gpus all ...");
+}
+
 }  // namespace
 }  // namespace cudamatch
