@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <iterator>
 #include <utility>
 
 #include "core/text.h"
@@ -84,17 +85,50 @@ bool DirProofs::Load(std::string_view text) {
       if (!std::is_sorted(list->begin(), list->end())) std::sort(list->begin(), list->end());
       list->erase(std::unique(list->begin(), list->end()), list->end());
     }
+    proof.missing_used.assign(proof.missing.size(), false);
   }
   earlier_ = std::move(read);
   loaded_ = std::string(text);
   return true;
 }
 
+std::map<std::string, DirProof> DirProofs::Kept() const {
+  std::map<std::string, DirProof> kept;  // in path order: one set of proofs, one text
+  for (const auto& [path, e] : earlier_) {
+    if (!e.listing_used && std::find(e.missing_used.begin(), e.missing_used.end(), true) == e.missing_used.end()) continue;
+    DirProof& k = kept[path];
+    k.dir = e.dir;
+    for (size_t i = 0; i < e.missing.size(); ++i) {
+      if (e.missing_used[i]) k.missing.push_back(e.missing[i]);
+    }
+    if (e.listing_used) {
+      k.listed = true;
+      k.names = e.names;
+    }
+  }
+  for (const auto& [path, n] : next_) {
+    auto at = kept.find(path);
+    if (at == kept.end() || !Same(at->second.dir, n.dir)) {
+      kept[path] = DirProof{n.dir, n.missing, n.listed, n.names, {}, false};
+      continue;
+    }
+    DirProof& k = at->second;
+    std::vector<std::string> both;
+    std::set_union(k.missing.begin(), k.missing.end(), n.missing.begin(), n.missing.end(), std::back_inserter(both));
+    k.missing = std::move(both);
+    if (n.listed) {
+      k.listed = true;
+      k.names = n.names;
+    }
+  }
+  return kept;
+}
+
 std::string DirProofs::Save() const {
-  std::vector<const ProofMap::value_type*> dirs;  // in path order: one set of proofs, one text
-  dirs.reserve(next_.size());
-  for (const auto& entry : next_) dirs.push_back(&entry);
-  std::sort(dirs.begin(), dirs.end(), [](const auto* a, const auto* b) { return a->first < b->first; });
+  std::map<std::string, DirProof> kept = Kept();
+  std::vector<const std::pair<const std::string, DirProof>*> dirs;
+  dirs.reserve(kept.size());
+  for (const auto& entry : kept) dirs.push_back(&entry);
   std::string body = root_ + "\n";
   body.reserve(loaded_.size() + 4096);
   auto line = [&body](std::string_view mark, std::string_view text) {
@@ -123,13 +157,13 @@ std::string DirProofs::Save() const {
   return std::string(kMagic) + "\n" + Hex16(Checksum64(body)) + "\n" + body;
 }
 
+// Nothing learned that was not loaded, and every loaded proof used whole.
 bool DirProofs::Unchanged() const {
-  if (next_.size() != earlier_.size()) return false;
-  for (const auto& [path, p] : next_) {
-    auto it = earlier_.find(path);
-    if (it == earlier_.end()) return false;
-    const DirProof& e = it->second;
-    if (!Same(e.dir, p.dir) || e.missing != p.missing || e.listed != p.listed || e.names != p.names) return false;
+  if (!next_.empty()) return false;
+  for (const auto& [path, e] : earlier_) {
+    if (e.listed != e.listing_used) return false;
+    if (std::find(e.missing_used.begin(), e.missing_used.end(), false) != e.missing_used.end()) return false;
+    if (!e.listed && e.missing.empty()) return false;
   }
   return true;
 }
@@ -148,7 +182,7 @@ DirProof* DirProofs::Next(std::string_view dir, const FileInfo& info) {
   return &p;
 }
 
-const DirProof* DirProofs::Valid(std::string_view dir, const FileInfo& now) {
+DirProof* DirProofs::Valid(std::string_view dir, const FileInfo& now) {
   auto it = earlier_.find(dir);
   if (it == earlier_.end() || !Same(it->second.dir, now)) return nullptr;
   return &it->second;
@@ -157,22 +191,34 @@ const DirProof* DirProofs::Valid(std::string_view dir, const FileInfo& now) {
 // What a proof answers is kept for the next run (only that: a large listing that answered
 // whether one name is there is kept as that name).
 bool DirProofs::ProvesMissing(std::string_view dir, const FileInfo& now, std::string_view name) {
-  const DirProof* p = Valid(dir, now);
+  DirProof* p = Valid(dir, now);
   if (p == nullptr) return false;
-  bool missing = std::binary_search(p->missing.begin(), p->missing.end(), name) || (p->listed && !std::binary_search(p->names.begin(), p->names.end(), name));
+  auto at = std::lower_bound(p->missing.begin(), p->missing.end(), name);
+  if (at != p->missing.end() && *at == name) {
+    p->missing_used[static_cast<size_t>(at - p->missing.begin())] = true;
+    return true;
+  }
+  bool missing = p->listed && !std::binary_search(p->names.begin(), p->names.end(), name);
   if (missing) LearnMissing(dir, now, name);
   return missing;
 }
 
 const std::vector<std::string>* DirProofs::Listing(std::string_view dir, const FileInfo& now) {
-  const DirProof* p = Valid(dir, now);
+  DirProof* p = Valid(dir, now);
   if (p == nullptr || !p->listed) return nullptr;
-  LearnListing(dir, now, p->names);
+  p->listing_used = true;
   return &p->names;
 }
 
 void DirProofs::LearnMissing(std::string_view dir, const FileInfo& info, std::string_view name) {
   if (!Plain(name)) return;
+  if (DirProof* e = Trusted(info) ? Valid(dir, info) : nullptr) {  // known already: used
+    auto at = std::lower_bound(e->missing.begin(), e->missing.end(), name);
+    if (at != e->missing.end() && *at == name) {
+      e->missing_used[static_cast<size_t>(at - e->missing.begin())] = true;
+      return;
+    }
+  }
   if (DirProof* p = Next(dir, info)) {
     auto at = std::lower_bound(p->missing.begin(), p->missing.end(), name);
     if (at == p->missing.end() || *at != name) p->missing.emplace(at, name);
@@ -181,6 +227,14 @@ void DirProofs::LearnMissing(std::string_view dir, const FileInfo& info, std::st
 
 void DirProofs::LearnListing(std::string_view dir, const FileInfo& info, const std::vector<std::string>& names) {
   if (names.size() > kMaxListing || !std::all_of(names.begin(), names.end(), Plain)) return;
+  if (DirProof* e = Trusted(info) ? Valid(dir, info) : nullptr; e != nullptr && e->listed) {
+    std::vector<std::string> sorted = names;
+    std::sort(sorted.begin(), sorted.end());
+    if (sorted == e->names) {
+      e->listing_used = true;
+      return;
+    }
+  }
   if (DirProof* p = Next(dir, info)) {
     p->listed = true;
     p->names = names;

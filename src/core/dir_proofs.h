@@ -32,6 +32,10 @@ struct DirProof {
   std::vector<std::string> missing;  // sorted, unique
   bool listed = false;
   std::vector<std::string> names;  // sorted, when listed
+  // Of a proof loaded from an earlier run: which of its missing names, and whether its listing,
+  // this run used (kept for the next run without copying them).
+  std::vector<bool> missing_used;
+  bool listing_used = false;
 };
 
 class DirProofs {
@@ -60,7 +64,9 @@ class DirProofs {
  private:
   bool Trusted(const FileInfo& info) const;
   DirProof* Next(std::string_view dir, const FileInfo& info);
-  const DirProof* Valid(std::string_view dir, const FileInfo& now);
+  DirProof* Valid(std::string_view dir, const FileInfo& now);
+  // What this run used of the earlier proofs and learned itself, by directory.
+  std::map<std::string, DirProof> Kept() const;
 
   std::string root_;
   int64_t now_ns_, racy_ns_;
