@@ -59,16 +59,19 @@ Status ApplyGpus(const SpecOptions& opt, const Catalog& c, Lang lang, MachineSpe
   return Status::Ok();
 }
 
-// A Grace superchip or a Jetson module comes only with the Arm CPU beside it (gpu_hosts.tsv): a
-// Linux machine described by flags takes that architecture unless --arch names one; a probed one
-// keeps its own, and the plan says when the two differ (plan/platform_gate.h).
-void ApplyGpuHost(const Catalog& c, bool infer, MachineSpec& spec) {
-  if (spec.platform.os != Os::kLinux) return;
+// A Grace superchip or a Jetson module comes only with the Arm CPU beside it, and runs Linux
+// alone (gpu_hosts.tsv): a machine described by flags takes that architecture unless --arch names
+// one, and Linux unless --os names a system (so a plan made on a Windows laptop for its Jetson is a
+// Linux one); a probed one keeps its own, and the plan says when the two differ
+// (plan/platform_gate.h).
+void ApplyGpuHost(const Catalog& c, bool infer, bool os_given, MachineSpec& spec) {
+  infer = infer && (spec.platform.os == Os::kLinux || !os_given);
   for (const std::string& name : spec.gpu_names) {
     const GpuHost* host = name.empty() ? nullptr : HostOfGpu(c, name);
     if (host == nullptr) continue;
     spec.gpu_host = MachineSpec::GpuHostNote{name, host->arch};
-    if (infer && spec.platform.arch != host->arch) {
+    if (infer && (spec.platform.arch != host->arch || spec.platform.os != Os::kLinux)) {
+      spec.platform.os = Os::kLinux;
       spec.platform.arch = host->arch;
       spec.platform_from_gpu = true;
     }
@@ -153,7 +156,7 @@ Result<MachineSpec> BuildSpec(const SpecOptions& opt, const Context& ctx) {
   if (Status s = ApplyDriver(opt, spec); !s.ok()) return Error{s.error()};
   if (Status s = ApplyGpus(opt, ctx.catalog, ctx.lang, spec); !s.ok()) return s.err();
   if (!opt.gpus.empty()) {
-    ApplyGpuHost(ctx.catalog, !detect && ctx.flags.arch.empty(), spec);
+    ApplyGpuHost(ctx.catalog, !detect && ctx.flags.arch.empty(), !ctx.flags.os.empty(), spec);
     ApplyJetsonGpu(ctx.catalog, spec);
   }
   if (!opt.python.empty() && !python_is_path) {

@@ -83,9 +83,10 @@ void GateJetson(const Catalog& c, const MachineSpec& asked, PlatformGate& gate) 
 
 PlatformGate GatePlatform(const Catalog& c, const MachineSpec& asked) {
   PlatformGate gate{asked, {}};
-  if (asked.gpu_host && asked.gpu_host->arch != asked.platform.arch) {
-    Platform host{asked.platform.os, asked.gpu_host->arch};
-    gate.notes.push_back({"caveat.gpu_host_arch", {{"gpu", asked.gpu_host->gpu}, {"host", host.Name()},
+  if (asked.gpu_host && (asked.gpu_host->arch != asked.platform.arch || asked.platform.os != Os::kLinux)) {
+    Platform host{Os::kLinux, asked.gpu_host->arch};  // Grace and Jetson machines run Linux alone
+    const char* id = asked.platform.os == Os::kLinux ? "caveat.gpu_host_arch" : "caveat.gpu_host_os";
+    gate.notes.push_back({id, {{"gpu", asked.gpu_host->gpu}, {"host", host.Name()},
                                                    {"platform", asked.platform.Name()},
                                                    {"arch", std::string(ArchName(asked.gpu_host->arch))}}});
   }

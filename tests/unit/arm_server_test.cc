@@ -171,6 +171,18 @@ TEST(GpuHosts, PlanWithoutArchTakesTheGraceHostsArchitecture) {
   EXPECT_TRUE(h100["machine"]["platform_from_gpu"].is_null());
 }
 
+// A Grace or Jetson machine runs Linux alone: a plan asked for another system (a Windows laptop
+// planning for its GH200 server) keeps what --os says and says where the GPU runs, with the flags.
+TEST(GpuHosts, APlanForAnotherSystemThanTheGraceHostsSaysItRunsLinux) {
+  json j = RunJson({"plan", "--no-detect", "--gpu", "GH200", "--os", "windows", "--python", "3.12"});
+  EXPECT_EQ(j["machine"]["platform"], "windows-x86_64");
+  std::string out = RunCudamatch({"plan", "--no-detect", "--gpu", "GH200", "--os", "windows", "--python", "3.12"}).out;
+  EXPECT_NE(out.find("comes only in linux-aarch64 machines, but this plan is for windows-x86_64"), std::string::npos) << out;
+  EXPECT_NE(out.find("--os linux --arch aarch64"), std::string::npos) << out;
+  std::string zh = RunCudamatch({"plan", "--no-detect", "--gpu", "GH200", "--os", "windows", "--python", "3.12", "--lang", "zh"}).out;
+  EXPECT_NE(zh.find("请用 --os linux --arch aarch64"), std::string::npos) << zh;
+}
+
 // https://github.com/pinokiocomputer/pinokio/issues/1027: on an AGX Orin, `pip install torch`
 // from PyPI gave a build without CUDA for the Jetson. A plan for `--gpu "Jetson AGX Orin"` (no
 // machine probed) is a Jetson's: never PyPI's SBSA CUDA wheel, which does not run there, but the

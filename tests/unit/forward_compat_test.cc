@@ -46,6 +46,7 @@ std::vector<std::string> FindingIds(const json& doctor) {
 // takes the directory off the loader's path, and no driver mismatch: the compat libcuda is not the
 // driver's user space.
 TEST(ForwardCompat, CompatLibcudaOnLdLibraryPathOnAGeForceIsOneError804Finding) {
+  if (testing::kWindowsBuild) GTEST_SKIP() << "a Linux tree: its symbolic links are not followed by the Windows file layer";
   json j = Doctor("container-compat-ldpath");
   EXPECT_EQ(FindingIds(j), (std::vector<std::string>{"driver.forward_compat_loaded", "torch.driver_minor_compat"}))
       << j["findings"].dump();
