@@ -41,6 +41,8 @@ void ReadTorchAbi(const Fs& fs, PythonEnv& env, Trail& trail);
 std::vector<ExtensionInfo> ScanExtensions(const Fs& fs, const PythonEnv& env, Trail& trail,
                                           std::vector<std::string>* plain = nullptr);
 // Shared-object paths (relative to site-packages) in a RECORD file, inside site-packages only.
+// Whether the file name is a shared object's: libfoo.so, _C.cpython-311-x86_64-linux-gnu.so, libfoo.so.1.
+bool IsSharedObject(std::string_view path);
 std::vector<std::string> SharedObjectsInRecord(std::string_view record);
 // The same, read from the file in blocks; an error when it is larger than kRecordCap or unreadable.
 Result<std::vector<std::string>> SharedObjectsInRecordFile(const RandomAccessFile& file);

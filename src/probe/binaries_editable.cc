@@ -27,10 +27,6 @@ namespace {
 constexpr int kEditableDepth = 4;
 constexpr size_t kEditableNames = 2048;
 
-bool IsSharedObjectName(std::string_view name) {
-  return EndsWith(name, ".so") || name.find(".so.") != std::string_view::npos;
-}
-
 // "__editable__.mmcv-1.7.1.pth" -> "mmcv"; "" for another name.
 std::string EditablePthProject(std::string_view entry) {
   constexpr std::string_view kPrefix = "__editable__.";
@@ -162,7 +158,7 @@ std::vector<std::string> SharedObjectsUnder(const Fs& fs, const std::vector<std:
         return out;
       }
       std::string path = dir + "/" + n;
-      if (IsSharedObjectName(n)) {
+      if (IsSharedObject(n)) {
         if (std::find(out.begin(), out.end(), path) == out.end()) out.push_back(std::move(path));
       } else if (depth + 1 < kEditableDepth && !SkippedDir(n) && n.find('.') == std::string::npos &&
                  fs.Stat(path).type == FileType::kDirectory) {

@@ -17,11 +17,6 @@ bool Skipped(std::string_view name) {
   return name == "torch" || StartsWith(name, "nvidia-") || name == "triton" || StartsWith(name, "pytorch-triton");
 }
 
-bool IsSharedObject(std::string_view path) {
-  std::string_view base = Basename(path);
-  return EndsWith(base, ".so") || base.find(".so.") != std::string_view::npos;
-}
-
 // Requires-Dist lines naming torch, torchvision or torchaudio, without extras-only markers.
 std::vector<std::string> TorchPins(const CoreMetadata& meta) {
   std::vector<std::string> out;
@@ -192,6 +187,11 @@ void ScanEditable(const Fs& fs, const std::string& site, const std::vector<std::
 }
 
 }  // namespace
+
+bool IsSharedObject(std::string_view path) {
+  std::string_view base = Basename(path);
+  return EndsWith(base, ".so") || base.find(".so.") != std::string_view::npos;
+}
 
 // A RECORD line: path,hash,size (CSV; a path with a comma is quoted):
 //   xformers/_C.so,sha256=1dpn...,40201688
