@@ -403,6 +403,44 @@ TEST_F(EnvCacheTest, PlainObjectsOfAFinishedDistributionAndEggInfoRecordsAreNoDe
   EXPECT_EQ(reinstalled.json, Probe(false).json);
 }
 
+// A directory asked only whether it is one is vouched for by a file in it that is a dependency:
+// torch installed as Debian's python3-torch is (an egg-info directory whose PKG-INFO is read)
+// costs the stat of PKG-INFO alone, not of the directory too. Removing the egg-info, or editing
+// its PKG-INFO in place, is seen.
+TEST_F(EnvCacheTest, AnEggInfoIsVouchedForByItsPkgInfo) {
+  const std::string dist = std::string(kSite) + "/torch-2.4.0.dist-info";
+  const std::string egg = std::string(kSite) + "/torch-2.4.0.egg-info";
+  auto plant = [&] {  // the wheel's METADATA as the egg-info's PKG-INFO, as setuptools writes it
+    stdfs::create_directories(Host(root_, egg));
+    stdfs::copy_file(Host(root_, dist + "/METADATA"), Host(root_, egg + "/PKG-INFO"));
+    std::ofstream(Host(root_, egg + "/top_level.txt")) << "functorch\ntorch\ntorchgen\n";
+    stdfs::remove_all(Host(root_, dist));
+  };
+  for (int change : {0, 1}) {
+    SCOPED_TRACE(change == 0 ? "egg-info removed" : "PKG-INFO edited");
+    Fresh();
+    plant();
+    ProbeRun cold = Probe(true);
+    ASSERT_GE(cold.stats.written, 1u);
+    ASSERT_NE(cold.json.find("torch-2.4.0.egg-info"), std::string::npos);
+    bool pkg_info = false;
+    for (const FileSig& d : Deps()) {
+      EXPECT_NE(d.path, egg) << "the egg-info directory is a dependency";
+      pkg_info = pkg_info || d.path == egg + "/PKG-INFO";
+    }
+    EXPECT_TRUE(pkg_info);
+    ProbeRun warm = Probe(true);
+    EXPECT_EQ(warm.stats.hits, cold.stats.written);
+    EXPECT_EQ(warm.json, Probe(false).json);
+    WaitATick();
+    if (change == 0) stdfs::remove_all(Host(root_, egg));
+    else ChangeInPlace(Host(root_, egg + "/PKG-INFO"));
+    ProbeRun cached = Probe(true);
+    EXPECT_LT(cached.stats.hits, cold.stats.written);
+    EXPECT_EQ(cached.json, Probe(false).json);
+  }
+}
+
 TEST_F(EnvCacheTest, ANewTorchVersionIsSeenNextRun) {
   ASSERT_NE(Probe(true).json.find("2.4.0+cu121"), std::string::npos);
   WaitATick();
