@@ -41,6 +41,26 @@ DeferFn DeferTable(Table<T> Catalog::*member) {
       if (auto e = ParseInto(spec, file, scratch, nullptr, keep, &**lines)) throw std::runtime_error("catalog: " + e->message);
       return std::move(scratch.*member).Take();
     });
+    (c.*member).DeferRows([&spec, file, member, lines](size_t index) {
+      if (!*lines) *lines = TsvLines(file.text);
+      if (index + 1 >= (*lines)->size()) throw std::runtime_error("catalog: " + std::string(spec.file) + ": no row " + std::to_string(index + 1));
+      std::vector<TsvLine> one = {(**lines)[0], (**lines)[index + 1]};  // the header, the row
+      Catalog scratch;
+      if (auto e = ParseInto(spec, file, scratch, nullptr, nullptr, &one)) throw std::runtime_error("catalog: " + e->message);
+      auto rows = std::move(scratch.*member).Take();
+      if (rows.size() != 1) throw std::runtime_error("catalog: " + std::string(spec.file) + ": row " + std::to_string(index + 1) + " is not one row");
+      return std::move(rows.front());
+    });
+    (c.*member).DeferKeys([file, lines] {
+      if (!*lines) *lines = TsvLines(file.text);
+      std::vector<std::string_view> keys;
+      keys.reserve((*lines)->size());
+      for (size_t i = 1; i < (*lines)->size(); ++i) {  // the first line is the header
+        std::string_view line = (**lines)[i].text;
+        keys.push_back(line.substr(0, line.find('\t')));
+      }
+      return keys;
+    });
   };
 }
 

@@ -264,11 +264,47 @@ class Table {
     parts_.emplace_back(key, part_load_(keep));
     return &parts_.back().second;
   }
+  // While the table is unparsed: the first cell of every row, in table order, read without
+  // parsing any row (views into the table's text); nullptr once the table is parsed or when it
+  // cannot be read in parts.
+  using KeysLoader = std::function<std::vector<std::string_view>()>;
+  void DeferKeys(KeysLoader load) { keys_load_ = std::move(load); }
+  const std::vector<std::string_view>* Keys() const {
+    if (!load_ || !keys_load_) return nullptr;
+    if (!keys_) keys_ = keys_load_();
+    return &*keys_;
+  }
+  // The row at `index` (in table order, as Keys() lists them), read alone while the table is
+  // unparsed: the same object rows()[index] is once the table is read whole. nullptr past the end.
+  using RowLoader = std::function<T(size_t index)>;
+  void DeferRows(RowLoader load) { row_load_ = std::move(load); }
+  const T* Row(size_t index) const {
+    const auto* keys = row_load_ ? Keys() : nullptr;
+    if (keys == nullptr) return index < rows().size() ? &rows()[index] : nullptr;
+    if (index >= keys->size()) return nullptr;
+    if (made_.empty()) {
+      rows_.resize(keys->size());
+      made_.assign(keys->size(), false);
+    }
+    if (!made_[index]) {
+      rows_[index] = row_load_(index);
+      made_[index] = true;
+    }
+    return &rows_[index];
+  }
   const std::vector<T>& rows() const {
     if (load_) {
       Loader load = std::move(load_);
       load_ = nullptr;
-      rows_ = load();
+      std::vector<T> all = load();
+      if (made_.empty() || all.size() != rows_.size()) {
+        rows_ = std::move(all);
+      } else {  // rows read alone stay where they are
+        for (size_t i = 0; i < all.size(); ++i) {
+          if (!made_[i]) rows_[i] = std::move(all[i]);
+        }
+      }
+      made_.clear();
     }
     return rows_;
   }
@@ -302,6 +338,10 @@ class Table {
   mutable Loader load_;
   mutable std::vector<T> rows_;
   PartLoader part_load_;
+  KeysLoader keys_load_;
+  RowLoader row_load_;
+  mutable std::vector<bool> made_;  // rows_[i] read alone (Row) while the table is unparsed
+  mutable std::optional<std::vector<std::string_view>> keys_;
   // Rows read in parts; a list, so the rows stay where they are while parts are added.
   mutable std::list<std::pair<std::string, std::vector<T>>> parts_;
 };

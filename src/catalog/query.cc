@@ -9,13 +9,6 @@ namespace cudamatch {
 
 // ---- PyTorch ----
 
-const TorchRelease* FindTorch(const Catalog& c, const Pep440& v) {
-  Pep440 pub = v.WithoutLocal();
-  for (const TorchRelease& t : c.torch) {
-    if (t.torch == pub) return &t;
-  }
-  return nullptr;
-}
 
 std::optional<ComputeCapability> RenamedCc(const Catalog& c, const ComputeCapability& cc) {
   for (const GpuArchitecture& a : c.architectures) {
@@ -86,9 +79,11 @@ bool CompanionPairs(const Catalog& c, std::string_view package, const Pep440& ve
 namespace {
 
 // Whether the plain version text "N(.N)*" equals `v` (1.13 == 1.13.0), read without the general
-// parser; nullopt when the text or `v` is not that plain, for Pep440::Parse to answer.
+// parser; nullopt when the text is not that plain, for Pep440::Parse to answer. A plain text is
+// never a `v` with an epoch, a pre-, post- or dev-release or a local label.
 std::optional<bool> PlainReleaseEquals(std::string_view text, const Pep440& v) {
-  if (v.epoch != 0 || v.pre != Pep440::Pre::kNone || v.post || v.dev || !v.local.empty() || text.empty()) return std::nullopt;
+  if (text.empty()) return std::nullopt;
+  bool plain_v = v.epoch == 0 && v.pre == Pep440::Pre::kNone && !v.post && !v.dev && v.local.empty();
   size_t i = 0, part = 0;
   bool equal = true;
   while (i < text.size()) {
@@ -103,10 +98,35 @@ std::optional<bool> PlainReleaseEquals(std::string_view text, const Pep440& v) {
   for (; part < v.release.size(); ++part) {
     if (v.release[part] != 0) equal = false;
   }
-  return equal;
+  return equal && plain_v;
+}
+
+// Whether the version text `text` (a table's first cell) is `v`.
+bool VersionTextIs(std::string_view text, const Pep440& v) {
+  if (auto plain = PlainReleaseEquals(text, v)) return *plain;
+  auto parsed = Pep440::Parse(text);
+  return parsed && *parsed == v;
 }
 
 }  // namespace
+
+const TorchRelease* FindTorch(const Catalog& c, const Pep440& v) {
+  Pep440 pub = v.WithoutLocal();
+  // While the table is unparsed, only this release's row is read (a doctor run asks for the
+  // installed torches and the newest release alone); it is the row the whole table holds later.
+  if (const auto* releases = c.torch.Keys()) {
+    for (size_t i = 0; i < releases->size(); ++i) {
+      if (!VersionTextIs((*releases)[i], pub)) continue;
+      const TorchRelease* t = c.torch.Row(i);
+      if (t != nullptr && t->torch == pub) return t;
+    }
+    return nullptr;
+  }
+  for (const TorchRelease& t : c.torch) {
+    if (t.torch == pub) return &t;
+  }
+  return nullptr;
+}
 
 std::vector<const TorchVariant*> VariantsOf(const Catalog& c, const Pep440& torch,
                                             std::string_view platform) {

@@ -13,17 +13,23 @@ namespace cudamatch {
 
 namespace {
 
+// The effective user, asked once: every cache file and directory is checked against it.
+uid_t Me() {
+  static const uid_t me = geteuid();
+  return me;
+}
+
 // Not a link, owned by this user, nobody else may write or enter.
 bool OwnPrivateDir(int fd) {
   struct stat st;
-  return fstat(fd, &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == geteuid() && (st.st_mode & 077) == 0;
+  return fstat(fd, &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == Me() && (st.st_mode & 077) == 0;
 }
 
 // Nobody but its owner (this user or root) may add, remove or rename entries in it.
 bool SafeParent(int fd) {
   struct stat st;
   if (fstat(fd, &st) != 0 || !S_ISDIR(st.st_mode)) return false;
-  if (st.st_uid != geteuid() && st.st_uid != 0) return false;
+  if (st.st_uid != Me() && st.st_uid != 0) return false;
   return (st.st_mode & 022) == 0 || (st.st_mode & S_ISVTX) != 0;
 }
 
@@ -45,7 +51,7 @@ class PosixCacheStore : public CacheStore {
     if (fd < 0) return std::nullopt;
     struct stat st;
     std::optional<std::string> out;
-    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == geteuid() && static_cast<uint64_t>(st.st_size) <= cap) {
+    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == Me() && static_cast<uint64_t>(st.st_size) <= cap) {
       std::string text(static_cast<size_t>(st.st_size), '\0');
       size_t used = 0;
       while (used < text.size()) {

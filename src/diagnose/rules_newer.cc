@@ -10,6 +10,13 @@ namespace {
 
 // The newest release with wheel rows for this platform.
 const TorchRelease* NewestWithWheels(const Catalog& c, const Platform& p) {
+  if (const auto* releases = c.torch.Keys()) {  // the table unparsed: the rows asked for are read alone
+    for (size_t i = releases->size(); i-- > 0;) {
+      auto v = Pep440::Parse((*releases)[i]);
+      if (v && !VariantsOf(c, *v, p.Name()).empty()) return c.torch.Row(i);
+    }
+    return nullptr;
+  }
   for (auto it = c.torch.rbegin(); it != c.torch.rend(); ++it) {
     if (!VariantsOf(c, it->torch, p.Name()).empty()) return &*it;
   }

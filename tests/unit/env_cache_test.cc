@@ -325,7 +325,9 @@ TEST_F(EnvCacheTest, ADistributionRemovedReinstalledOrFinishedIsSeen) {
     ASSERT_GE(written, 1u);
     bool record_seen = stdfs::exists(dist + "/RECORD");
     for (const FileSig& d : Deps()) {  // a finished dist-info costs no stat of its own
-      if (record_seen) EXPECT_FALSE(StartsWith(d.path, std::string(kSite) + "/flash_attn-2.6.3.dist-info")) << d.path;
+      if (record_seen) {
+        EXPECT_FALSE(StartsWith(d.path, std::string(kSite) + "/flash_attn-2.6.3.dist-info")) << d.path;
+      }
     }
     WaitATick();
     c.change();
@@ -671,6 +673,37 @@ TEST(EnvCacheCli, UnderRootOnlyWhenAskedAndNeverWithNoCache) {
   stdfs::remove_all(t.path() + "/c");
   testing::RunCudamatch({"doctor", "--root", machine, "--cache"}, env);
   EXPECT_EQ(Entries(t.path() + "/c"), 0u);
+}
+
+// An entry whose checksum holds but whose fields end half-way is read until a field is missing,
+// which the decoder reports by throwing: the binary's own unwinder (linked in, its frame lookup
+// routed through src/cli/find_object_posix.cc) must carry that to the decoder's catch, and the
+// run must answer as without a cache.
+TEST(EnvCacheCli, AnEntryCutHalfWayUnderAValidChecksumIsIgnored) {
+  TempDir t;
+  std::string machine = testing::SourceDir() + "/tests/fixtures/machines/" + kMachine + "/root";
+  std::vector<std::string> env = CliEnv(t);
+  auto plain = testing::RunCudamatch({"doctor", "-v", "--root", machine}, env);
+  testing::RunCudamatch({"doctor", "-v", "--root", machine, "--cache"}, env);
+  const std::string head = "cudamatch-env-cache 5\n";
+  size_t cut = 0;
+  for (const auto& e : stdfs::directory_iterator(t.path() + "/c")) {
+    if (e.path().filename().string().rfind("env-", 0) != 0) continue;
+    std::ifstream in(e.path());
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    in.close();
+    ASSERT_EQ(text.substr(0, head.size()), head);
+    std::string payload = text.substr(head.size() + 17);
+    payload.resize(payload.size() / 2);
+    ASSERT_FALSE(DecodeEnvScan(EnvScanKey(text).value_or(""), head + EnvCacheChecksum(payload) + "\n" + payload).has_value());
+    std::ofstream(e.path(), std::ios::trunc) << head + EnvCacheChecksum(payload) + "\n" + payload;
+    ++cut;
+  }
+  ASSERT_GE(cut, 1u);
+  auto warm = testing::RunCudamatch({"doctor", "-v", "--root", machine, "--cache"}, env);
+  EXPECT_EQ(warm.exit_code, plain.exit_code) << warm.err;
+  EXPECT_EQ(warm.out, plain.out);
+  EXPECT_EQ(warm.err.find("terminate"), std::string::npos) << warm.err;
 }
 
 TEST(EnvCacheCli, RunsAtTheSameTimeAgree) {
