@@ -57,6 +57,7 @@ struct RemedyNeed {
   std::string os_id, branch, path, arch_list;
   std::vector<std::string> names;
   int gcc = 0;
+  bool reinstall = false;  // kNvidiaWheels: the wheels are installed but lack their files
 
   bool empty() const { return kind == Kind::kNone; }
   bool operator==(const RemedyNeed&) const = default;

@@ -239,3 +239,133 @@ void CheckRuntimeShadowed(const Snapshot& s, const Catalog&, const PlanQuery&, s
 }
 
 }  // namespace cudamatch
+
+namespace cudamatch {
+
+namespace {
+
+// The nvidia-* wheel (name without its -cuNN suffix) that ships a soname, as pip lays them out
+// under site-packages/nvidia/: libcudart -> nvidia-cuda-runtime. Longer stems first.
+std::string_view WheelOfSoname(std::string_view soname) {
+  static constexpr std::pair<std::string_view, std::string_view> kWheels[] = {
+      {"libcudart.", "nvidia-cuda-runtime"}, {"libcublasLt.", "nvidia-cublas"}, {"libcublas.", "nvidia-cublas"},
+      {"libcudnn", "nvidia-cudnn"},          {"libcufft.", "nvidia-cufft"},    {"libcurand.", "nvidia-curand"},
+      {"libcusolver.", "nvidia-cusolver"},   {"libcusparseLt.", "nvidia-cusparselt"},
+      {"libcusparse.", "nvidia-cusparse"},   {"libnvrtc.", "nvidia-cuda-nvrtc"},
+      {"libnvJitLink.", "nvidia-nvjitlink"}, {"libnvToolsExt.", "nvidia-nvtx"}, {"libcupti.", "nvidia-cuda-cupti"},
+      {"libnccl.", "nvidia-nccl"},           {"libcudss.", "nvidia-cudss"},    {"libcufile.", "nvidia-cufile"}};
+  for (const auto& [stem, wheel] : kWheels) {
+    if (StartsWith(soname, stem)) return wheel;
+  }
+  return "";
+}
+
+// torch's metadata requirement on that wheel ("nvidia-cudss-cu12==0.7.1.2"), split in name and spec.
+std::optional<NeededRequirement> RequirementFor(const PackageInfo& torch, std::string_view wheel) {
+  if (wheel.empty()) return std::nullopt;
+  for (const std::string& text : torch.nvidia_requirements) {
+    size_t op = text.find_first_of("=<>!~ (;");
+    std::string name = ToLower(Trim(std::string_view(text).substr(0, op)));
+    std::replace(name.begin(), name.end(), '_', '-');
+    if (name != wheel && !StartsWith(name, std::string(wheel) + "-cu")) continue;
+    std::string spec = op == std::string::npos ? "" : std::string(Trim(std::string_view(text).substr(op)));
+    if (size_t semi = spec.find(';'); semi != std::string::npos) spec = std::string(Trim(std::string_view(spec).substr(0, semi)));
+    return NeededRequirement{name, spec};
+  }
+  return std::nullopt;
+}
+
+// Where the loader looked, in short: the needing library's RPATH/RUNPATH as written, then the
+// other places ld.so searches.
+std::string Searched(const Snapshot& s, const PackageInfo& torch, const RuntimeLib& r) {
+  std::vector<std::string> parts;
+  for (const BinaryInfo& b : torch.binaries) {
+    if (b.path != r.needed_by) continue;
+    if (b.runpath.empty() && !b.rpath.empty()) parts.push_back("DT_RPATH " + Join(b.rpath, ":"));
+    if (!b.runpath.empty()) parts.push_back("DT_RUNPATH " + Join(b.runpath, ":"));
+  }
+  if (!s.host.ld_library_path.empty()) parts.push_back("LD_LIBRARY_PATH");
+  parts.push_back("ld.so.conf");
+  parts.push_back("/lib, /usr/lib and their multiarch directories");
+  return Join(parts, ", ");
+}
+
+// The CUDA the machine provides: a Jetson's JetPack CUDA, else the active toolkit's.
+std::optional<std::pair<CudaVersion, EvidenceItem>> MachineCuda(const Snapshot& s) {
+  if (s.host.jetson && s.host.jetson->cuda) {
+    const JetsonInfo& j = *s.host.jetson;
+    return std::make_pair(*j.cuda, Ev("evidence.jetpack_cuda", {{"jetpack", j.jetpack}, {"l4t", j.l4t},
+                                                                {"cuda", j.cuda->MajorMinor()}}));
+  }
+  for (const ToolkitInfo& t : s.toolkits) {
+    if (t.active && t.version) {
+      return std::make_pair(*t.version, Ev("evidence.toolkit", {{"version", t.version->ToString()}, {"path", t.path},
+                                                               {"by", Join(t.found_by, ", ")}}));
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+// A CUDA library torch's own CUDA libraries need that the loader finds nowhere: `import torch`
+// fails with "OSError: <soname>: cannot open shared object file". A wheel torch's metadata
+// requires and pip did not install is torch.nvidia_wheels_missing's; it is not told twice.
+void CheckRuntimeMissing(const Snapshot& s, const Catalog&, const PlanQuery&, std::vector<Finding>& out) {
+  ForEachTorch(s, [&](const PythonEnv& env, const PackageInfo& torch) {
+    if (!torch.cuda || torch.hip) return;
+    std::vector<const RuntimeLib*> missing;
+    std::optional<NeededRequirement> reinstall;
+    for (const RuntimeLib& r : torch.runtime) {
+      if (!r.path.empty()) continue;
+      auto req = RequirementFor(torch, WheelOfSoname(r.soname));
+      if (req && env.packages.find(req->name) == env.packages.end()) continue;  // torch.nvidia_wheels_missing
+      if (req && !reinstall) reinstall = req;
+      missing.push_back(&r);
+    }
+    if (missing.empty()) return;
+    const RuntimeLib& first = *missing.front();
+    std::vector<std::string> names;
+    std::vector<EvidenceItem> evidence;
+    for (const RuntimeLib* r : missing) {
+      names.push_back(r->soname);
+      evidence.push_back(Ev("evidence.runtime_not_found",
+                            {{"file", r->needed_by}, {"soname", r->soname}, {"searched", Searched(s, torch, *r)}}));
+    }
+    evidence.push_back(TorchEvidence(env, torch));
+    RemedyNeed need;
+    auto machine = MachineCuda(s);
+    if (reinstall) {
+      auto pkg = env.packages.find(reinstall->name);
+      evidence.push_back(Ev("evidence.runtime_wheel_lacks", {{"package", reinstall->name},
+                                                             {"version", ArgOf(pkg->second.version, [](const Pep440& v) { return v.ToString(); })},
+                                                             {"soname", first.soname}}));
+      need = Need(RemedyNeed::Kind::kNvidiaWheels);
+      need.requirements = {*reinstall};
+      need.reinstall = true;
+    } else if (machine && machine->first.MajorMinor() != torch.cuda->MajorMinor()) {
+      evidence.push_back(machine->second);
+      if (s.host.jetson) {
+        const JetsonInfo& j = *s.host.jetson;
+        if (!j.wheels.empty()) {
+          evidence.push_back(Ev("evidence.jetpack_wheels", {{"jetpack", j.jetpack}, {"l4t", j.l4t}, {"wheels", j.wheels}}));
+        }
+        if (j.wheels_index) {
+          need = Need(RemedyNeed::Kind::kJetsonIndex);
+          need.path = j.wheels;
+        }
+      } else {
+        need = Need(RemedyNeed::Kind::kTorchBuild);
+      }
+    } else {
+      evidence.push_back(Ev("evidence.runtime_from_cuda", {{"soname", first.soname}, {"cuda", torch.cuda->MajorMinor()}}));
+    }
+    out.push_back(EmitFor(s, env, "torch.runtime_missing",
+                          {{"env", env.prefix}, {"torch", torch.version->ToString()}, {"cuda", torch.cuda->MajorMinor()},
+                           {"file", first.needed_by}, {"soname", first.soname}, {"list", Join(names, ", ")},
+                           {"machine_cuda", machine ? machine->first.MajorMinor() : std::string("-")}},
+                          std::move(evidence), "nvidia-wheels", need));
+  });
+}
+
+}  // namespace cudamatch

@@ -4,7 +4,8 @@
 //   torch:      <site>/torch/lib/libtorch_cuda.so (and the split libraries of older releases:
 //               libtorch_cuda_cpp.so, libtorch_cuda_cu.so, libtorch_cuda_linalg.so,
 //               libcaffe2_nvrtc.so): ELF headers, DT_NEEDED / RPATH / RUNPATH, fatbin headers
-//   runtime:    each libcudart / libcublas / libcudnn soname torch needs, searched as ld.so does:
+//   runtime:    each CUDA-family soname torch needs (libcudart, libcublas, libcudnn*, libcufft,
+//               libnccl, libnvrtc, libcudss, ...; binaries_runtime.cc IsRuntimeSoname), searched as ld.so does:
 //               DT_RPATH, LD_LIBRARY_PATH, DT_RUNPATH, /etc/ld.so.conf, default directories
 //               (binaries_runtime.cc)
 //   extensions: every *.dist-info but torch's, triton's and the nvidia-* wheels': the shared

@@ -1,4 +1,4 @@
-// Which copy of the CUDA runtime, cuBLAS and cuDNN torch's libraries will load. The search
+// Which copy of each CUDA library (runtime, cuBLAS, cuDNN, cuFFT, NCCL, ...) torch's libraries will load. The search
 // follows ld.so(8): the needing object's DT_RPATH (only when it has no DT_RUNPATH), then
 // LD_LIBRARY_PATH, then its DT_RUNPATH, then the directories of /etc/ld.so.conf (what
 // ld.so.cache is built from), then the default directories. $ORIGIN is the needing library's
@@ -20,9 +20,14 @@ struct SearchDir {
   LibOrigin origin;
 };
 
+// The CUDA-family libraries torch's CUDA libraries link: the runtime, the math libraries, cuDNN
+// (libcudnn.so and its split libcudnn_*.so), NVRTC, nvJitLink, NVTX, CUPTI, NCCL, cuDSS, cuFile.
 bool IsRuntimeSoname(std::string_view name) {
-  return StartsWith(name, "libcudart.so") || StartsWith(name, "libcublas.so") || StartsWith(name, "libcublasLt.so") ||
-         StartsWith(name, "libcudnn.so");
+  static constexpr std::string_view kStems[] = {
+      "libcudart.so", "libcublas.so", "libcublasLt.so", "libcudnn", "libcufft.so", "libcurand.so",
+      "libcusolver.so", "libcusparse.so", "libcusparseLt.so", "libnvrtc.so", "libnvJitLink.so",
+      "libnvToolsExt.so", "libcupti.so", "libnccl.so", "libcudss.so", "libcufile.so"};
+  return std::any_of(std::begin(kStems), std::end(kStems), [&](std::string_view s) { return StartsWith(name, s); });
 }
 
 // $ORIGIN and ${ORIGIN} replaced in one pass from left to right: an origin that itself holds
@@ -123,6 +128,7 @@ RuntimeLib Resolve(const ProbeInput& in, const PythonEnv& env, const std::string
                    const std::string& soname, const std::vector<std::string>& conf) {
   RuntimeLib r;
   r.soname = soname;
+  r.needed_by = lib.path;
   for (const SearchDir& d : SearchOrder(in, lib, conf)) {
     std::string path = d.dir + "/" + soname;
     if (!in.fs->IsFile(path)) continue;
