@@ -39,7 +39,8 @@ struct RemedyNeed {
     kContainerGpus,      // start the container with the GPUs passed through
     kPodNvidiaRuntime,   // run the Kubernetes pod with the nvidia runtime (runtimeClassName)
     kHostCompiler,       // install g++-`gcc` and make it the compiler
-    kExtensionRebuild,   // rebuild `package` at `version` from source for `arch_list`, CUDA_HOME=`path` when set
+    kExtensionRebuild,   // rebuild `package` at `version` from source for `arch_list`, CUDA_HOME=`path` when set;
+                         // in project directory `project` when it was installed editable (`develop`: by setup.py develop)
     kExtensionWheel,     // the wheel file at URL `path` of `package` at `version`, replacing the installed one
     kUnsetEnv,           // unset `names`
     kUseToolkit,         // CUDA_HOME=`path`, PATH=`path`/bin:$PATH
@@ -55,6 +56,8 @@ struct RemedyNeed {
   std::optional<Pep440> version;
   std::vector<NeededRequirement> requirements;
   std::string os_id, branch, path, arch_list;
+  std::string project;   // kExtensionRebuild of an editable install: its project directory
+  bool develop = false;  // ... installed by setup.py develop (else pip install -e)
   std::vector<std::string> names;
   int gcc = 0;
   bool reinstall = false;  // kNvidiaWheels: the wheels are installed but lack their files
@@ -119,6 +122,12 @@ struct Rebuild {
   std::optional<Pep440> version;
   std::string arch_list;  // TORCH_CUDA_ARCH_LIST, "" to keep the default
   std::string cuda_home;  // CUDA_HOME, "" to keep the default
+  // An editable install is rebuilt where it lives, the way it was installed:
+  //   cd PROJECT && python -m pip install -e . --no-build-isolation   (pip install -e)
+  //   cd PROJECT && python setup.py develop                           (setup.py develop)
+  std::string project;      // "" for an install from an index
+  bool develop = false;
+  std::string interpreter;  // the environment's python, "python" when unknown
 };
 
 // Words: advice whose details are the user's ("python -m pip install ...").

@@ -66,6 +66,8 @@ Finding EmitFor(const Snapshot& s, const PythonEnv& env, std::string_view id, Me
 // The index of `env` in s.pythons, -1 when it is not one of them.
 int EnvIndex(const Snapshot& s, const PythonEnv& env);
 RemedyNeed Need(RemedyNeed::Kind kind);
+// The first toolkit with nvcc of CUDA `major` on the machine, or nullptr.
+const ToolkitInfo* NvccOfMajor(const Snapshot& s, int major);
 // The catalog row of an installed build, when its release and variant are known.
 const TorchVariant* InstalledVariant(const Catalog& c, const PackageInfo& torch, const Platform& p);
 

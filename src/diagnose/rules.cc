@@ -85,6 +85,13 @@ RemedyNeed Need(RemedyNeed::Kind kind) {
   return n;
 }
 
+const ToolkitInfo* NvccOfMajor(const Snapshot& s, int major) {
+  for (const ToolkitInfo& t : s.toolkits) {
+    if (t.has_nvcc && t.version && t.version->major == major) return &t;
+  }
+  return nullptr;
+}
+
 std::vector<EvidenceItem> DriverEvidence(const DriverInfo& d) {
   std::vector<EvidenceItem> out;
   if (d.kernel_version) out.push_back(Ev("evidence.driver_kernel", {{"version", d.kernel_version->text}, {"source", d.kernel_source}}));

@@ -63,13 +63,6 @@ const ExtensionWheel* AbiWheel(const Snapshot& s, const Catalog& c, const Packag
   return nullptr;
 }
 
-const ToolkitInfo* NvccOfMajor(const Snapshot& s, int major) {
-  for (const ToolkitInfo& t : s.toolkits) {
-    if (t.has_nvcc && t.version && t.version->major == major) return &t;
-  }
-  return nullptr;
-}
-
 // The fix: the prebuilt wheel for this torch and ABI; else a rebuild with the nvcc of torch's
 // CUDA major (CUDA_HOME set to it); else the rebuild, after the toolkit the evidence names.
 RemedyNeed AbiNeed(const Snapshot& s, const Catalog& c, const PythonEnv& env, const PackageInfo& torch,

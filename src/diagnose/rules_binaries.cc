@@ -32,11 +32,34 @@ std::optional<std::pair<std::string, int>> NeededMajor(const BinaryInfo& b, std:
 
 std::string ExtLabel(const ExtensionInfo& e) { return e.name + (e.version ? " " + e.version->ToString() : ""); }
 
-RemedyNeed RebuildNeed(const ExtensionInfo& e, std::string arch_list) {
+// Every GPU's capability, lowest first: "6.1;7.5".
+std::string EveryGpuArch(const Snapshot& s) {
+  std::vector<ComputeCapability> ccs;
+  for (const GpuInfo& g : s.gpus) {
+    if (g.cc && std::find(ccs.begin(), ccs.end(), *g.cc) == ccs.end()) ccs.push_back(*g.cc);
+  }
+  std::sort(ccs.begin(), ccs.end());
+  std::vector<std::string> out;
+  for (const ComputeCapability& c : ccs) out.push_back(c.ToString());
+  return Join(out, ";");
+}
+
+// The rebuild of `e`; an editable install is rebuilt in its project directory, the way it was
+// installed, for every GPU present (its source tree is built once for the machine), with
+// CUDA_HOME the nvcc of torch's CUDA major when the machine has one.
+RemedyNeed RebuildNeed(const Snapshot& s, const PythonEnv& env, const ExtensionInfo& e, std::string arch_list) {
   RemedyNeed need = Need(RemedyNeed::Kind::kExtensionRebuild);
   need.package = e.name;
   need.version = e.version;
   need.arch_list = std::move(arch_list);
+  if (!e.editable) return need;
+  need.project = e.editable->project;
+  need.develop = e.editable->mode == EditableMode::kDevelop;
+  if (!need.arch_list.empty()) need.arch_list = EveryGpuArch(s);
+  auto torch = env.packages.find("torch");
+  if (torch != env.packages.end() && torch->second.cuda) {
+    if (const ToolkitInfo* t = NvccOfMajor(s, torch->second.cuda->major)) need.path = t->path;
+  }
   return need;
 }
 
@@ -142,7 +165,7 @@ void CheckExtensionKernels(const Snapshot& s, const Catalog&, const PlanQuery&, 
                                  {"file", lib.path}, {"list", FatbinCodeNames(*lib.code)}},
                                 {Ev("evidence.gpu_cc", {{"gpu", gpu.name}, {"cc", gpu.cc->ToString()}, {"source", gpu.cc_source}}),
                                  CodeEvidence(lib.path, *lib.code)},
-                                "extensions", RebuildNeed(ext, gpu.cc->ToString())));
+                                "extensions", RebuildNeed(s, env, ext, gpu.cc->ToString())));
           break;  // one finding per package and GPU
         }
       }
@@ -166,7 +189,7 @@ void CheckExtensionRuntime(const Snapshot& s, const Catalog&, const PlanQuery&, 
                                  {"torch", torch.version->ToString()}, {"cuda", torch.cuda->MajorMinor()}},
                                 {Ev("evidence.needed", {{"file", lib.path}, {"soname", cudart->first}}),
                                  TorchEvidence(env, torch)},
-                                "extensions", RebuildNeed(ext, "")));
+                                "extensions", RebuildNeed(s, env, ext, "")));
           break;
         }
         auto cudnn = NeededMajor(lib, "libcudnn");
@@ -178,7 +201,7 @@ void CheckExtensionRuntime(const Snapshot& s, const Catalog&, const PlanQuery&, 
                                 {Ev("evidence.needed", {{"file", lib.path}, {"soname", cudnn->first}}),
                                  TorchEvidence(env, torch),
                                  Ev("evidence.torch_links", {{"soname", "libcudnn.so." + std::to_string(*torch_cudnn)}})},
-                                "extensions", RebuildNeed(ext, "")));
+                                "extensions", RebuildNeed(s, env, ext, "")));
           break;
         }
       }

@@ -22,16 +22,24 @@ std::optional<Pep440> TorchCudnn(const Catalog& c, const PythonEnv& env, const P
   return std::nullopt;
 }
 
-// A torch build of the same release for the toolkit's CUDA major (newest minor not above it).
+// A torch build of the same release for the toolkit's CUDA major: the newest minor not above it,
+// else the oldest minor above it. torch.utils.cpp_extension refuses only another major (a minor
+// difference is a warning), and so does DeepSpeed's op builder: with nvcc 11.7 and torch 2.4.0
+// (cu118, cu121, cu124), torch's cu118 build is the fix (deepspeedai/DeepSpeed-MII#277).
 const TorchVariant* VariantForToolkit(const Catalog& c, const PackageInfo& torch, const Platform& p,
                                       const CudaVersion& nvcc) {
   const TorchVariant* best = nullptr;
+  const TorchVariant* above = nullptr;
   for (const TorchVariant* v : VariantsOf(c, torch.version->WithoutLocal(), p.Name())) {
     const auto& cuda = v->variant.cuda;
-    if (!cuda || cuda->major != nvcc.major || *cuda > nvcc) continue;
-    if (best == nullptr || *cuda > *best->variant.cuda) best = v;
+    if (!cuda || cuda->major != nvcc.major) continue;
+    if (*cuda > nvcc) {
+      if (above == nullptr || *cuda < *above->variant.cuda) above = v;
+    } else if (best == nullptr || *cuda > *best->variant.cuda) {
+      best = v;
+    }
   }
-  return best;
+  return best != nullptr ? best : above;
 }
 
 // The toolkit that matches torch when one is installed, else torch's build for this toolkit.

@@ -132,6 +132,16 @@ PackageInstall ExtensionWheelInstall(const RemedyNeed& need) {
   return p;
 }
 
+Rebuild ExtensionRebuild(const Snapshot& s, const RemedyNeed& need) {
+  Rebuild r{need.package, need.version, need.arch_list, need.path};
+  if (need.project.empty()) return r;
+  r.project = need.project;
+  r.develop = need.develop;
+  bool known = need.env >= 0 && need.env < static_cast<int>(s.pythons.size()) && !s.pythons[need.env].executable.empty();
+  r.interpreter = known ? s.pythons[need.env].executable : "python";
+  return r;
+}
+
 SystemStep Step(SystemStep::Kind kind, const RemedyNeed& need) { return SystemStep{kind, need.os_id, need.branch, need.gcc}; }
 
 std::optional<PackageInstall> EnvInstall(const Catalog& c, const Snapshot& s, const RemedyNeed& need) {
@@ -174,7 +184,7 @@ std::optional<RemedyStep> PlanStep(const Catalog& c, const Snapshot& s, const Re
     case K::kPurgeLinuxDriver: return Step(S::kPurgeLinuxDriver, need);
     case K::kContainerGpus: return Step(S::kContainerGpus, need);
     case K::kPodNvidiaRuntime: return Step(S::kPodNvidiaRuntime, need);
-    case K::kExtensionRebuild: return Rebuild{need.package, need.version, need.arch_list, need.path};
+    case K::kExtensionRebuild: return ExtensionRebuild(s, need);
     case K::kUnsetEnv: return EnvChange{need.names, {}};
     case K::kUseToolkit: return EnvChange{{}, {{"CUDA_HOME", need.path, false}, {"PATH", need.path + "/bin", true}}};
     case K::kSetEnv:

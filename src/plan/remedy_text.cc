@@ -138,6 +138,10 @@ std::string RebuildText(const Rebuild& r, Shell shell) {
     if (!r.cuda_home.empty()) e.set.push_back({"CUDA_HOME", r.cuda_home});
     env = EnvText(e, shell) + (shell == Shell::kPowerShell ? "; " : " && ");
   }
+  if (!r.project.empty()) {
+    std::string build = r.develop ? " setup.py develop" : " -m pip install -e . --no-build-isolation";
+    return "cd " + Quoted(r.project, shell) + (shell == Shell::kPowerShell ? "; " : " && ") + env + r.interpreter + build;
+  }
   return env + "pip install --force-reinstall --no-deps --no-build-isolation --no-binary " + r.package + " \"" +
          r.package + pin + "\"";
 }

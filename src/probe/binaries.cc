@@ -14,6 +14,10 @@
 //               torch, torchvision and torchaudio; direct_url.json for the wheel's file name
 //               (binaries_ext.cc). The .dynsym of those that link torch's libraries, for the C++
 //               ABI of the torch symbols they need.
+//               Editable and develop installs (no RECORD lists their objects): the project's
+//               package directories that __editable__ .pth files, their finders' MAPPING and
+//               direct_url.json, or *.egg-link files name, listed to a bounded depth
+//               (binaries_editable.cc).
 //               At most 64 shared objects a distribution and 512 an environment are read.
 //   torch's ABI: <site>/torch/lib/libc10.so's .dynsym, the torch symbols it defines; read only
 //               when an extension needs torch symbols of a known ABI.

@@ -41,9 +41,25 @@ void ReadTorchAbi(const Fs& fs, PythonEnv& env, Trail& trail);
 std::vector<ExtensionInfo> ScanExtensions(const Fs& fs, const PythonEnv& env, Trail& trail,
                                           std::vector<std::string>* plain = nullptr);
 // Shared-object paths (relative to site-packages) in a RECORD file, inside site-packages only.
+// Whether the file name is a shared object's: libfoo.so, _C.cpython-311-x86_64-linux-gnu.so, libfoo.so.1.
+bool IsSharedObject(std::string_view path);
 std::vector<std::string> SharedObjectsInRecord(std::string_view record);
 // The same, read from the file in blocks; an error when it is larger than kRecordCap or unreadable.
 Result<std::vector<std::string>> SharedObjectsInRecordFile(const RandomAccessFile& file);
+
+// An editable or develop install found in a site directory (binaries_editable.cc).
+struct EditableDist {
+  std::string dir;  // its .dist-info (PEP 660) or the project's .egg-info (develop); "" when none
+  std::string name;     // normalized
+  std::string version;  // from the directory's name, "" when unknown
+  EditableInstall install;
+  std::vector<std::string> dirs;  // where its shared objects are looked for
+};
+// `entries`: the names in `site`.
+std::vector<EditableDist> FindEditableInstalls(const Fs& fs, const std::string& site,
+                                               const std::vector<std::string>& entries, Trail& trail);
+// The shared objects in `dirs` and their subdirectories (a bounded depth and count), absolute.
+std::vector<std::string> SharedObjectsUnder(const Fs& fs, const std::vector<std::string>& dirs, Trail& trail);
 
 // The CUDA runtime, cuBLAS and cuDNN libraries torch's libraries need, found as ld.so would.
 std::vector<RuntimeLib> ResolveTorchRuntime(const ProbeInput& in, const PythonEnv& env, const std::string& site,

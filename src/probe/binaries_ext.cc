@@ -17,11 +17,6 @@ bool Skipped(std::string_view name) {
   return name == "torch" || StartsWith(name, "nvidia-") || name == "triton" || StartsWith(name, "pytorch-triton");
 }
 
-bool IsSharedObject(std::string_view path) {
-  std::string_view base = Basename(path);
-  return EndsWith(base, ".so") || base.find(".so.") != std::string_view::npos;
-}
-
 // Requires-Dist lines naming torch, torchvision or torchaudio, without extras-only markers.
 std::vector<std::string> TorchPins(const CoreMetadata& meta) {
   std::vector<std::string> out;
@@ -107,6 +102,46 @@ void ReadDirectUrl(const Fs& fs, const std::string& dist_dir, ExtensionInfo& ext
   ext.wheel_cxx11abi = WheelCxx11Abi(ext.wheel_file);
 }
 
+// The extension of `dist` from its shared objects (absolute paths), when one links CUDA.
+// `plain`, when given, gets those that do not.
+std::optional<ExtensionInfo> ExtensionOf(const Fs& fs, const DistFiles& dist, const std::vector<std::string>& objects,
+                                         const std::string& listing, size_t& budget, Trail& trail,
+                                         std::vector<std::string>* plain) {
+  ExtensionInfo ext;
+  ext.name = dist.name;
+  if (!dist.dir.empty()) ext.metadata_path = dist.dir + (EndsWith(dist.dir, ".egg-info") ? "/PKG-INFO" : "/METADATA");
+  CoreMetadata meta;
+  if (!ext.metadata_path.empty()) {
+    if (auto text = fs.Read(ext.metadata_path, kMetadataCap)) meta = ParseCoreMetadata(*text);
+  }
+  ext.torch_pins = TorchPins(meta);
+  std::string version = meta.version.empty() ? dist.version : meta.version;
+  ext.version = Pep440::Parse(version).as_optional();
+  size_t taken = 0;
+  for (const std::string& path : objects) {
+    if (budget == 0 || taken == kMaxLibsPerDist) {
+      trail.Skipped(listing, "more shared objects than the scan reads");
+      break;
+    }
+    --budget;
+    ++taken;
+    BinaryInfo b = ReadBinary(fs, path, trail);
+    if (LinksCuda(b)) {
+      ext.libs.push_back(std::move(b));
+    } else if (plain != nullptr && b.error.empty()) {
+      plain->push_back(b.path);
+    }
+  }
+  if (ext.libs.empty()) return std::nullopt;
+  // The wheel's name matters only beside torch symbols of a known ABI: read it for those alone.
+  if (!dist.dir.empty() && std::any_of(ext.libs.begin(), ext.libs.end(), [](const BinaryInfo& b) {
+        return !b.symbols.needs_cxx11.empty() || !b.symbols.needs_old.empty();
+      })) {
+    ReadDirectUrl(fs, dist.dir, ext);
+  }
+  return ext;
+}
+
 std::optional<ExtensionInfo> ReadExtension(const Fs& fs, const std::string& site, const DistFiles& dist,
                                            size_t& budget, CondaFiles& conda, Trail& trail,
                                            std::vector<std::string>* plain) {
@@ -127,40 +162,36 @@ std::optional<ExtensionInfo> ReadExtension(const Fs& fs, const std::string& site
     objects = std::move(*listed);
   }
   if (objects.empty()) return std::nullopt;
-  ExtensionInfo ext;
-  ext.name = dist.name;
-  ext.metadata_path = dist.dir + (EndsWith(dist.dir, ".egg-info") ? "/PKG-INFO" : "/METADATA");
-  auto meta_text = fs.Read(ext.metadata_path, kMetadataCap);
-  CoreMetadata meta = meta_text ? ParseCoreMetadata(*meta_text) : CoreMetadata{};
-  ext.torch_pins = TorchPins(meta);
-  std::string version = meta.version.empty() ? dist.version : meta.version;
-  ext.version = Pep440::Parse(version).as_optional();
-  size_t taken = 0;
-  for (const std::string& rel : objects) {
-    if (budget == 0 || taken == kMaxLibsPerDist) {
-      trail.Skipped(dist.dir + "/RECORD", "more shared objects than the scan reads");
-      break;
-    }
-    --budget;
-    ++taken;
-    BinaryInfo b = ReadBinary(fs, site + "/" + rel, trail);
-    if (LinksCuda(b)) {
-      ext.libs.push_back(std::move(b));
-    } else if (from_record && plain != nullptr && b.error.empty()) {
-      plain->push_back(b.path);
-    }
+  for (std::string& rel : objects) rel = site + "/" + rel;
+  // Only the objects a finished RECORD lists are replaced with their dist-info alone (env_cache.h).
+  return ExtensionOf(fs, dist, objects, dist.dir + "/RECORD", budget, trail, from_record ? plain : nullptr);
+}
+
+bool Listed(const std::vector<ExtensionInfo>& out, std::string_view name) {
+  return std::any_of(out.begin(), out.end(), [&](const ExtensionInfo& e) { return e.name == name; });
+}
+
+// Editable and develop installs: their shared objects are in the project directory. Those that
+// link no CUDA stay dependencies of the environment cache (an in-place rebuild replaces them).
+void ScanEditable(const Fs& fs, const std::string& site, const std::vector<std::string>& entries, size_t& budget,
+                  std::vector<ExtensionInfo>& out, Trail& trail) {
+  for (EditableDist& e : FindEditableInstalls(fs, site, entries, trail)) {
+    if (Skipped(e.name) || Listed(out, e.name)) continue;
+    DistFiles dist{e.dir, e.name, e.version};
+    std::vector<std::string> objects = SharedObjectsUnder(fs, e.dirs, trail);
+    auto ext = ExtensionOf(fs, dist, objects, e.install.source, budget, trail, nullptr);
+    if (!ext) continue;
+    ext->editable = std::move(e.install);
+    out.push_back(std::move(*ext));
   }
-  if (ext.libs.empty()) return std::nullopt;
-  // The wheel's name matters only beside torch symbols of a known ABI: read it for those alone.
-  if (std::any_of(ext.libs.begin(), ext.libs.end(), [](const BinaryInfo& b) {
-        return !b.symbols.needs_cxx11.empty() || !b.symbols.needs_old.empty();
-      })) {
-    ReadDirectUrl(fs, dist.dir, ext);
-  }
-  return ext;
 }
 
 }  // namespace
+
+bool IsSharedObject(std::string_view path) {
+  std::string_view base = Basename(path);
+  return EndsWith(base, ".so") || base.find(".so.") != std::string_view::npos;
+}
 
 // A RECORD line: path,hash,size (CSV; a path with a comma is quoted):
 //   xformers/_C.so,sha256=1dpn...,40201688
@@ -226,10 +257,11 @@ std::vector<ExtensionInfo> ScanExtensions(const Fs& fs, const PythonEnv& env, Tr
       if (!EndsWith(entry, ".dist-info") && !EndsWith(entry, ".egg-info")) continue;
       auto dist = ParseDistDirName(entry);
       if (!dist || Skipped(dist->name)) continue;
-      if (std::any_of(out.begin(), out.end(), [&](const ExtensionInfo& e) { return e.name == dist->name; })) continue;
+      if (Listed(out, dist->name)) continue;
       DistFiles files{site + "/" + entry, dist->name, dist->version};
       if (auto ext = ReadExtension(fs, site, files, budget, conda, trail, plain)) out.push_back(std::move(*ext));
     }
+    ScanEditable(fs, site, *names, budget, out, trail);
   }
   return out;
 }

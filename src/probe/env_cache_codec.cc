@@ -1,4 +1,4 @@
-// The environment cache's file: "cudamatch-env-cache 4\n", the checksum of the rest and "\n",
+// The environment cache's file: "cudamatch-env-cache 5\n", the checksum of the rest and "\n",
 // then the entry as a sequence of values, each marked by its first byte:
 //   i<decimal>;        an integer          s<length>:<bytes>  a string, any bytes
 //   t, f               true, false         n                  none (an optional without a value)
@@ -16,7 +16,7 @@ namespace cudamatch {
 
 namespace {
 
-constexpr std::string_view kMagic = "cudamatch-env-cache 4\n";
+constexpr std::string_view kMagic = "cudamatch-env-cache 5\n";
 
 class Writer {
  public:
@@ -270,6 +270,13 @@ void Put(Writer& w, const ExtensionInfo& e) {
   w.Str(e.wheel_source);
   if (e.wheel_cxx11abi) w.Bool(*e.wheel_cxx11abi);
   else w.None();
+  if (!e.editable) {
+    w.None();
+    return;
+  }
+  w.Bool(e.editable->mode == EditableMode::kDevelop);
+  w.Str(e.editable->project);
+  w.Str(e.editable->source);
 }
 ExtensionInfo GetExtension(Reader& r) {
   ExtensionInfo e;
@@ -281,6 +288,13 @@ ExtensionInfo GetExtension(Reader& r) {
   e.wheel_file = r.Str();
   e.wheel_source = r.Str();
   if (!r.None()) e.wheel_cxx11abi = r.Bool();
+  if (!r.None()) {
+    EditableInstall install;
+    install.mode = r.Bool() ? EditableMode::kDevelop : EditableMode::kPep660;
+    install.project = r.Str();
+    install.source = r.Str();
+    e.editable = std::move(install);
+  }
   return e;
 }
 

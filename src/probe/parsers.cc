@@ -126,15 +126,115 @@ std::optional<CudaVersion> ParseCudaVersionJson(std::string_view text) {
   return CudaVersion::Parse(version->get<std::string>()).as_optional();
 }
 
-std::string WheelFileOfDirectUrl(std::string_view text) {
+std::optional<DirectUrl> ParseDirectUrl(std::string_view text) {
   auto json = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
-  if (json.is_discarded() || !json.is_object()) return "";
+  if (json.is_discarded() || !json.is_object()) return std::nullopt;
   auto url = json.find("url");
-  if (url == json.end() || !url->is_string()) return "";
-  std::string u = url->get<std::string>();
-  u = u.substr(0, u.find_first_of("?#"));
+  if (url == json.end() || !url->is_string()) return std::nullopt;
+  DirectUrl out{url->get<std::string>(), false};
+  auto info = json.find("dir_info");
+  if (info != json.end() && info->is_object()) {
+    auto editable = info->find("editable");
+    out.editable = editable != info->end() && editable->is_boolean() && editable->get<bool>();
+  }
+  return out;
+}
+
+std::string WheelFileOfDirectUrl(std::string_view text) {
+  auto d = ParseDirectUrl(text);
+  if (!d) return "";
+  std::string u = d->url.substr(0, d->url.find_first_of("?#"));
   std::string file = u.substr(u.rfind('/') + 1);
   return EndsWith(file, ".whl") ? file : "";
+}
+
+namespace {
+
+int HexDigit(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+// A Python string literal starting at text[i] ('...' or "..."), simple backslash escapes; i is
+// left after its closing quote. nullopt when it does not close.
+std::optional<std::string> PyStringAt(std::string_view text, size_t& i) {
+  char quote = text[i];
+  std::string out;
+  for (++i; i < text.size(); ++i) {
+    if (text[i] == '\\' && i + 1 < text.size()) {
+      out += text[++i];
+    } else if (text[i] == quote) {
+      ++i;
+      return out;
+    } else {
+      out += text[i];
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<std::string> FileUrlPath(std::string_view url) {
+  if (!StartsWith(url, "file:///")) return std::nullopt;
+  std::string_view rest = url.substr(7);
+  rest = rest.substr(0, rest.find_first_of("?#"));
+  std::string out;
+  for (size_t i = 0; i < rest.size(); ++i) {
+    int hi = i + 2 < rest.size() ? HexDigit(rest[i + 1]) : -1;
+    int lo = i + 2 < rest.size() ? HexDigit(rest[i + 2]) : -1;
+    if (rest[i] == '%' && hi >= 0 && lo >= 0) {
+      out += static_cast<char>(hi * 16 + lo);
+      i += 2;
+    } else {
+      out += rest[i];
+    }
+  }
+  while (out.size() > 1 && out.back() == '/') out.pop_back();
+  return out;
+}
+
+std::vector<std::string> ParseEditableFinderMapping(std::string_view text) {
+  std::vector<std::string> out;
+  size_t at = text.find("\nMAPPING");
+  if (at == std::string_view::npos) return out;
+  size_t open = text.find('{', at);
+  size_t line_end = text.find('\n', at + 1);
+  if (open == std::string_view::npos || open > line_end) return out;
+  bool value = false;
+  for (size_t i = open + 1; i < text.size();) {
+    char c = text[i];
+    if (c == '}') break;
+    if (c == '\'' || c == '"') {
+      auto s = PyStringAt(text, i);
+      if (!s) break;
+      if (value && StartsWith(*s, "/")) out.push_back(std::move(*s));
+      continue;
+    }
+    if (c == ':') value = true;
+    if (c == ',') value = false;
+    ++i;
+  }
+  return out;
+}
+
+std::vector<std::string> ParsePthPaths(std::string_view text) {
+  std::vector<std::string> out;
+  for (std::string_view line : Lines(text)) {
+    line = Trim(line);
+    if (StartsWith(line, "/")) out.emplace_back(line);
+  }
+  return out;
+}
+
+std::string EggLinkProject(std::string_view text) {
+  auto lines = Lines(text);
+  if (lines.empty()) return "";
+  std::string dir(Trim(lines[0]));
+  while (dir.size() > 1 && dir.back() == '/') dir.pop_back();
+  return StartsWith(dir, "/") ? dir : "";
 }
 
 std::optional<bool> WheelCxx11Abi(std::string_view wheel_file) {

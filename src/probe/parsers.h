@@ -130,6 +130,27 @@ struct Requirement {
 std::optional<Requirement> ParseRequirement(std::string_view line);
 std::string NormalizeProjectName(std::string_view name);
 
+// PEP 610 direct_url.json: the url and, for a directory, whether pip installed it editable:
+//   {"dir_info": {"editable": true}, "url": "file:///home/user/mmcv"}
+struct DirectUrl {
+  std::string url;
+  bool editable = false;
+};
+std::optional<DirectUrl> ParseDirectUrl(std::string_view text);
+// "file:///home/user/my%20proj/" -> "/home/user/my proj"; nullopt for another scheme or a host.
+std::optional<std::string> FileUrlPath(std::string_view url);
+// setuptools' PEP 660 finder (__editable___mmcv_1_7_1_finder.py), its MAPPING literal read as
+// text, never run: the absolute directories it maps packages to.
+//   MAPPING: dict[str, str] = {'mmcv': '/home/user/mmcv/mmcv'}
+std::vector<std::string> ParseEditableFinderMapping(std::string_view text);
+// A .pth file's directory lines (easy-install.pth, __editable__.mmcv-1.7.1.pth): "/home/user/mmcv";
+// "import ..." lines, comments and relative lines are left out.
+std::vector<std::string> ParsePthPaths(std::string_view text);
+// A .egg-link (setup.py develop): its first line, the project directory; "" when not absolute.
+//   /home/user/mmcv
+//   .
+std::string EggLinkProject(std::string_view text);
+
 // The wheel file a PEP 610 direct_url.json names, "" when its url is no wheel:
 //   {"url": "https://github.com/Dao-AILab/flash-attention/releases/download/v2.7.4.post1/flash_attn-2.7.4.post1+cu12torch2.6cxx11abiFALSE-cp311-cp311-linux_x86_64.whl", "archive_info": {...}}
 std::string WheelFileOfDirectUrl(std::string_view text);

@@ -99,6 +99,14 @@ std::string_view CudnnKindName(CudnnKind k) {
   return "system";
 }
 
+std::string_view EditableModeName(EditableMode m) {
+  switch (m) {
+    case EditableMode::kPep660: return "pep660";
+    case EditableMode::kDevelop: return "develop";
+  }
+  return "pep660";
+}
+
 std::string_view OriginName(Origin o) {
   switch (o) {
     case Origin::kNone: return "none";

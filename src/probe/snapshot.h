@@ -235,6 +235,19 @@ struct RuntimeLib {
   bool shadowed() const { return !path.empty() && !wheel_path.empty() && path != wheel_path; }
 };
 
+// How a distribution was installed in editable or develop mode, its files left in the project.
+enum class EditableMode {
+  kPep660,   // pip install -e with setuptools >= 64: direct_url.json's dir_info.editable
+  kDevelop,  // setup.py develop (or pip install -e with older setuptools): a .egg-link
+};
+std::string_view EditableModeName(EditableMode m);  // "pep660", "develop"
+
+struct EditableInstall {
+  EditableMode mode = EditableMode::kPep660;
+  std::string project;  // the project directory: /home/user/mmcv
+  std::string source;   // the site-packages file that named it (direct_url.json, the .egg-link)
+};
+
 // An installed distribution that ships CUDA shared objects (torchvision, xformers, flash_attn, ...).
 struct ExtensionInfo {
   std::string name;  // normalized distribution name
@@ -247,6 +260,8 @@ struct ExtensionInfo {
   std::string wheel_file;
   std::string wheel_source;  // the direct_url.json
   std::optional<bool> wheel_cxx11abi;
+  // An editable or develop install: its shared objects were found in the project directory.
+  std::optional<EditableInstall> editable;
 };
 
 struct PackageInfo {

@@ -112,6 +112,12 @@ Json ExtensionJson(const ExtensionInfo& x) {
     j["wheel"] = Json{{"file", x.wheel_file}, {"source", x.wheel_source},
                       {"cxx11_abi", x.wheel_cxx11abi ? Json(*x.wheel_cxx11abi) : Json(nullptr)}};
   }
+  if (x.editable) {
+    j["editable"] = Json{{"mode", EditableModeName(x.editable->mode)}, {"project", x.editable->project},
+                         {"source", x.editable->source}};
+  } else {
+    j["editable"] = nullptr;
+  }
   return j;
 }
 

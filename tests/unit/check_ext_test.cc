@@ -89,6 +89,26 @@ TEST(CheckExtensions, NewestXformersOnAnOlderTorchGetsTheNearestReleaseForIt) {
   EXPECT_EQ(p->fix, "xformers==0.0.28.post1");
 }
 
+// Akegarasu/lora-scripts#377: xformers 0.0.23 was pinned beside torch 2.2.1; the fix noted that
+// xformers 0.0.23 goes with torch 2.1.1 (no prebuilt xformers for 2.2.1 then) and pinned torch
+// 2.1.1, adding the PyTorch cu118 index for the cu118 build. v0.0.23's wheels.yml builds for torch
+// 2.1.1 with CUDA 11.8 and 12.1.
+TEST(CheckExtensions, Xformers0023PinnedBesideTorch221NamesTorch211) {
+  CheckResult r = Check({"torch==2.2.1", "xformers==0.0.23"});
+  const Problem* p = Find(r, "check.ext_torch");
+  ASSERT_NE(p, nullptr) << Text(r);
+  EXPECT_EQ(Arg(p->args, "need"), "==2.1.1");
+  EXPECT_EQ(Arg(p->args, "torch"), "2.2.1");
+  EXPECT_EQ(p->fix, "xformers==0.0.25");
+
+  CheckResult fixed = Check({"torch==2.1.1+cu118", "xformers==0.0.23"});
+  EXPECT_TRUE(fixed.ok()) << Text(fixed);
+  ASSERT_EQ(fixed.extensions.size(), 1u);
+  EXPECT_TRUE(fixed.extensions[0].in_catalog);
+  EXPECT_EQ(fixed.extensions[0].torch, "==2.1.1");
+  EXPECT_EQ(fixed.extensions[0].wheel, "pytorch-index");
+}
+
 // vllm-project/vllm#12719: vllm pinned torch==2.5.1 while the user wanted torch 2.6; the release
 // that moved to torch 2.6.0 was vllm 0.8.0. With torch 2.5.1 pinned beside vllm 0.8.0 no vllm
 // release in the catalog accepts that torch, so the torch pin is what moves.

@@ -244,6 +244,57 @@ TEST_F(EnvCacheTest, ChangingReplacingOrDeletingAnyDependencyIsSeen) {
   }
 }
 
+// A develop install's project lies outside the site directory (facebookresearch/detectron2#1621:
+// /home/ubuntu/detectron2, built in place): the project's listed directories, its egg-info and its
+// compiled ops are dependencies, so changing, replacing or deleting any of them, or the .egg-link,
+// is seen, and so is an in-place rebuild (`python setup.py develop` again: the .so replaced).
+TEST_F(EnvCacheTest, AnEditableProjectOutsideTheSiteDirectoryIsADependency) {
+  const std::string project = "/home/dave/src/detectron2";
+  const std::string link = std::string(kSite) + "/detectron2.egg-link";
+  const std::string op = project + "/detectron2/_C.cpython-311-x86_64-linux-gnu.so";
+  const std::string fatbin = testing::SourceDir() + "/tests/fixtures/fatbin/";
+  auto install = [&] {
+    Fresh();
+    std::ofstream(Host(root_, link)) << project << "\n.";
+    stdfs::create_directories(Host(root_, project + "/detectron2.egg-info"));
+    std::ofstream(Host(root_, project + "/detectron2.egg-info/PKG-INFO")) << "Metadata-Version: 2.1\nName: detectron2\nVersion: 0.6\n";
+    stdfs::create_directories(Host(root_, project + "/detectron2"));
+    stdfs::copy_file(fatbin + "sass_sm80.so", Host(root_, op));
+  };
+  install();
+  ASSERT_GE(Probe(true).stats.written, 1u);
+  std::vector<FileSig> deps;
+  for (const FileSig& d : Deps()) {
+    if (StartsWith(d.path, project) || d.path == link) deps.push_back(d);
+  }
+  EXPECT_TRUE(std::any_of(deps.begin(), deps.end(), [&](const FileSig& d) { return d.path == op; }));
+  EXPECT_TRUE(std::any_of(deps.begin(), deps.end(), [&](const FileSig& d) { return d.path == project + "/detectron2"; }));
+  for (const FileSig& dep : deps) {
+    for (int mode : {0, 1, 2}) {
+      if (!dep.info.exists() && mode > 0) continue;
+      install();
+      size_t written = Probe(true).stats.written;
+      ASSERT_GE(written, 1u);
+      WaitATick();
+      Mutate(dep, Host(root_, dep.path), mode);
+      ProbeRun cached = Probe(true);
+      ProbeRun plain = Probe(false);
+      SCOPED_TRACE(dep.path + " mode " + std::to_string(mode));
+      EXPECT_LT(cached.stats.hits, written);
+      EXPECT_EQ(cached.json, plain.json);
+    }
+  }
+  install();
+  std::string before = Probe(true).json;
+  WaitATick();
+  stdfs::copy_file(fatbin + "sass_ptx_sm75.so", Host(root_, op) + ".new");
+  stdfs::rename(Host(root_, op) + ".new", Host(root_, op));
+  ProbeRun cached = Probe(true);
+  ProbeRun plain = Probe(false);
+  EXPECT_NE(plain.json, before);
+  EXPECT_EQ(cached.json, plain.json);
+}
+
 // A finished distribution's files (its dist-info holds RECORD) are covered by the site
 // directory: installers remove a dist-info and write a new one, never edit it in place. Removing,
 // reinstalling (a new dist-info renamed into place, here with a RECORD that lists no shared object
@@ -352,6 +403,44 @@ TEST_F(EnvCacheTest, PlainObjectsOfAFinishedDistributionAndEggInfoRecordsAreNoDe
   EXPECT_EQ(reinstalled.json, Probe(false).json);
 }
 
+// A directory asked only whether it is one is vouched for by a file in it that is a dependency:
+// torch installed as Debian's python3-torch is (an egg-info directory whose PKG-INFO is read)
+// costs the stat of PKG-INFO alone, not of the directory too. Removing the egg-info, or editing
+// its PKG-INFO in place, is seen.
+TEST_F(EnvCacheTest, AnEggInfoIsVouchedForByItsPkgInfo) {
+  const std::string dist = std::string(kSite) + "/torch-2.4.0.dist-info";
+  const std::string egg = std::string(kSite) + "/torch-2.4.0.egg-info";
+  auto plant = [&] {  // the wheel's METADATA as the egg-info's PKG-INFO, as setuptools writes it
+    stdfs::create_directories(Host(root_, egg));
+    stdfs::copy_file(Host(root_, dist + "/METADATA"), Host(root_, egg + "/PKG-INFO"));
+    std::ofstream(Host(root_, egg + "/top_level.txt")) << "functorch\ntorch\ntorchgen\n";
+    stdfs::remove_all(Host(root_, dist));
+  };
+  for (int change : {0, 1}) {
+    SCOPED_TRACE(change == 0 ? "egg-info removed" : "PKG-INFO edited");
+    Fresh();
+    plant();
+    ProbeRun cold = Probe(true);
+    ASSERT_GE(cold.stats.written, 1u);
+    ASSERT_NE(cold.json.find("torch-2.4.0.egg-info"), std::string::npos);
+    bool pkg_info = false;
+    for (const FileSig& d : Deps()) {
+      EXPECT_NE(d.path, egg) << "the egg-info directory is a dependency";
+      pkg_info = pkg_info || d.path == egg + "/PKG-INFO";
+    }
+    EXPECT_TRUE(pkg_info);
+    ProbeRun warm = Probe(true);
+    EXPECT_EQ(warm.stats.hits, cold.stats.written);
+    EXPECT_EQ(warm.json, Probe(false).json);
+    WaitATick();
+    if (change == 0) stdfs::remove_all(Host(root_, egg));
+    else ChangeInPlace(Host(root_, egg + "/PKG-INFO"));
+    ProbeRun cached = Probe(true);
+    EXPECT_LT(cached.stats.hits, cold.stats.written);
+    EXPECT_EQ(cached.json, Probe(false).json);
+  }
+}
+
 TEST_F(EnvCacheTest, ANewTorchVersionIsSeenNextRun) {
   ASSERT_NE(Probe(true).json.find("2.4.0+cu121"), std::string::npos);
   WaitATick();
@@ -391,7 +480,7 @@ TEST_F(EnvCacheTest, DamagedOrForeignEntriesAreIgnoredAndReplaced) {
   damage([](std::string t) {  // a valid entry of another key, under this name
     std::string body = t.substr(t.find('\n', 22) + 1);
     body.replace(body.find(':') + 1, 9, "CUDAMATCH");  // the key, the entry's first value
-    return "cudamatch-env-cache 4\n" + EnvCacheChecksum(body) + "\n" + body;
+    return "cudamatch-env-cache 5\n" + EnvCacheChecksum(body) + "\n" + body;
   });
 }
 
@@ -426,6 +515,7 @@ TEST(EnvCacheCodec, KeepsEveryFieldAndRejectsEveryCutPayload) {
   cpu.cuda_none = true;
   scan.packages["torchvision"] = cpu;
   scan.extensions.push_back(ExtensionInfo{"flash-attn", Pep440::Parse("2.6.3").value(), "/m/METADATA", {"torch==2.4.0"}, {lib}});
+  scan.extensions[0].editable = EditableInstall{EditableMode::kDevelop, "/home/u/flash-attention", "/site/flash_attn.egg-link"};
   scan.package_trail = {Evidence{"python", "/env/bin/python3", Evidence::Outcome::kFound, "3.11.9"}};
   scan.torch_trail = {Evidence{"binaries", "libtorch_cuda.so", Evidence::Outcome::kError, "n5"}};
   scan.extension_trail = {Evidence{"binaries", "x", Evidence::Outcome::kSkipped, ""}};
@@ -480,6 +570,10 @@ TEST(EnvCacheCodec, KeepsEveryFieldAndRejectsEveryCutPayload) {
   ASSERT_EQ(back->extensions.size(), 1u);
   EXPECT_EQ(back->extensions[0].torch_pins, std::vector<std::string>{"torch==2.4.0"});
   EXPECT_EQ(back->extensions[0].libs.size(), 1u);
+  ASSERT_TRUE(back->extensions[0].editable.has_value());
+  EXPECT_EQ(back->extensions[0].editable->mode, EditableMode::kDevelop);
+  EXPECT_EQ(back->extensions[0].editable->project, "/home/u/flash-attention");
+  EXPECT_EQ(back->extensions[0].editable->source, "/site/flash_attn.egg-link");
   ASSERT_EQ(back->torch_trail.size(), 1u);
   EXPECT_EQ(back->torch_trail[0].outcome, Evidence::Outcome::kError);
   EXPECT_EQ(back->extension_trail[0].outcome, Evidence::Outcome::kSkipped);
@@ -494,7 +588,7 @@ TEST(EnvCacheCodec, KeepsEveryFieldAndRejectsEveryCutPayload) {
   // The same entry written again is the same text.
   EXPECT_EQ(EncodeEnvScan("key 1", *back), text);
 
-  std::string head = "cudamatch-env-cache 4\n";
+  std::string head = "cudamatch-env-cache 5\n";
   ASSERT_EQ(text->substr(0, head.size()), head);
   std::string payload = text->substr(head.size() + 17);
   auto framed = [&](const std::string& p) { return head + EnvCacheChecksum(p) + "\n" + p; };

@@ -18,7 +18,8 @@ using testing::RunCudamatch;
 
 std::vector<std::string> MachineEnv(const std::string& m) {
   std::vector<std::string> env;
-  for (std::string_view line : Split(testing::ReadSource("tests/fixtures/machines/" + m + "/env"), '\n')) {
+  const std::string text = testing::ReadSource("tests/fixtures/machines/" + m + "/env");  // outlives the views
+  for (std::string_view line : Split(text, '\n')) {
     if (!line.empty() && line[0] != '#') env.emplace_back(line);
   }
   env.emplace_back(testing::kGoldenNow);

@@ -83,5 +83,21 @@ TEST(RemedyText, RebuildSetsTheArchListBeforePip) {
             "--no-binary flash-attn \"flash-attn==2.6.3\"");
 }
 
+// An editable install is rebuilt where it lives, the way it was installed
+// (facebookresearch/detectron2#235: `TORCH_CUDA_ARCH_LIST=... python -m pip install -e detectron2`).
+TEST(RemedyText, RebuildOfAnEditableInstallRunsInItsProjectDirectory) {
+  Rebuild pep660{"detectron2", Pep440::Parse("0.6").value(), "5.2;7.5", "/usr/local/cuda-12.1"};
+  pep660.project = "/data2/detectron2";
+  pep660.interpreter = "/venv/bin/python";
+  EXPECT_EQ(RemedyText(Remedy{{pep660}, Shell::kPosix}),
+            "cd '/data2/detectron2' && TORCH_CUDA_ARCH_LIST=\"5.2;7.5\" CUDA_HOME=/usr/local/cuda-12.1 /venv/bin/python -m pip "
+            "install -e . --no-build-isolation");
+  Rebuild develop{"detectron2", std::nullopt, "", ""};
+  develop.project = "/home/ubuntu/my detectron2";
+  develop.develop = true;
+  develop.interpreter = "python";
+  EXPECT_EQ(RemedyText(Remedy{{develop}, Shell::kPosix}), "cd '/home/ubuntu/my detectron2' && python setup.py develop");
+}
+
 }  // namespace
 }  // namespace cudamatch

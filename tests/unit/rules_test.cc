@@ -317,6 +317,31 @@ TEST(Rules, DriverTooOldFixInstallsAVariantTheDriverRuns) {
   EXPECT_EQ(seen, 1);
 }
 
+// deepspeedai/DeepSpeed-MII#277: nvcc 11.7 on PATH, torch built with CUDA 12.1; DeepSpeed's op
+// builder refused ("Installed CUDA version 11.7 does not match the version torch was compiled
+// with"). The maintainer's fix, which the user confirmed: torch from the cu118 index (only the
+// major must match). torch 2.4.0 has no cu117 build, so the fix is its cu118 one.
+TEST(Rules, NvccMajorFixTakesTheNearestMinorAboveWhenNoneIsBelow) {
+  Snapshot s = Base();
+  WithTorch(s, "2.4.0", "cu121", "12.1");
+  ToolkitInfo t;
+  t.path = "/usr/local/cuda-11.7";
+  t.version = CudaVersion::Parse("11.7.1").value();
+  t.has_nvcc = true;
+  t.active = true;
+  t.active_reason = "PATH";
+  s.toolkits.push_back(t);
+  int seen = 0;
+  for (const Finding& x : Diagnose(s, TheCatalog())) {
+    if (x.id != "toolkit.nvcc_major") continue;
+    ++seen;
+    std::string fix = RemedyText(x.remedy);
+    EXPECT_NE(fix.find("torch==2.4.0"), std::string::npos) << fix;
+    EXPECT_NE(fix.find("/whl/cu118"), std::string::npos) << fix;
+  }
+  EXPECT_EQ(seen, 1);
+}
+
 // mudler/LocalAI#2117: a pod on a k0s GPU node found no nvidia-smi and ran on the CPU; the fix was
 // runtimeClassName: nvidia in the pod spec (as NVIDIA/nvidia-container-runtime#147's maintainer
 // said: the pod must select the nvidia runtime, or nvidia must be containerd's default). The
