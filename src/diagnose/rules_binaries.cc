@@ -1,9 +1,13 @@
 // Rules on what installed binaries say about themselves: the GPU code torch's libraries carry
 // against the catalog's list; CUDA extensions' GPU code, CUDA runtime and cuDNN majors and torch
-// pins against this machine; CUDA libraries torch would load from outside its environment.
+// pins against this machine; CUDA libraries torch would load from outside its environment, and
+// those it needs that the loader finds nowhere.
 #include <algorithm>
+#include <optional>
+#include <utility>
 
 #include "core/text.h"
+#include "core/version.h"
 #include "diagnose/rule_fns.h"
 #include "diagnose/summary.h"
 #include "probe/parsers.h"
@@ -261,39 +265,30 @@ void CheckRuntimeShadowed(const Snapshot& s, const Catalog&, const PlanQuery&, s
   });
 }
 
-}  // namespace cudamatch
-
-namespace cudamatch {
-
-namespace {
-
-// The nvidia-* wheel (name without its -cuNN suffix) that ships a soname, as pip lays them out
-// under site-packages/nvidia/: libcudart -> nvidia-cuda-runtime. Longer stems first.
-std::string_view WheelOfSoname(std::string_view soname) {
+// Longer stems first.
+std::string_view NvidiaWheelOfSoname(std::string_view soname) {
   static constexpr std::pair<std::string_view, std::string_view> kWheels[] = {
       {"libcudart.", "nvidia-cuda-runtime"}, {"libcublasLt.", "nvidia-cublas"}, {"libcublas.", "nvidia-cublas"},
       {"libcudnn", "nvidia-cudnn"},          {"libcufft.", "nvidia-cufft"},    {"libcurand.", "nvidia-curand"},
       {"libcusolver.", "nvidia-cusolver"},   {"libcusparseLt.", "nvidia-cusparselt"},
       {"libcusparse.", "nvidia-cusparse"},   {"libnvrtc.", "nvidia-cuda-nvrtc"},
       {"libnvJitLink.", "nvidia-nvjitlink"}, {"libnvToolsExt.", "nvidia-nvtx"}, {"libcupti.", "nvidia-cuda-cupti"},
-      {"libnccl.", "nvidia-nccl"},           {"libcudss.", "nvidia-cudss"},    {"libcufile.", "nvidia-cufile"}};
+      {"libnccl.", "nvidia-nccl"},           {"libcudss.", "nvidia-cudss"},    {"libcufile.", "nvidia-cufile"},
+      {"libnvshmem_host.", "nvidia-nvshmem"}};
   for (const auto& [stem, wheel] : kWheels) {
     if (StartsWith(soname, stem)) return wheel;
   }
   return "";
 }
 
-// torch's metadata requirement on that wheel ("nvidia-cudss-cu12==0.7.1.2"), split in name and spec.
+namespace {
+
+// torch's metadata requirement on that wheel ("nvidia-cudss-cu12==0.7.1.2"), as name and spec.
 std::optional<NeededRequirement> RequirementFor(const PackageInfo& torch, std::string_view wheel) {
   if (wheel.empty()) return std::nullopt;
   for (const std::string& text : torch.nvidia_requirements) {
-    size_t op = text.find_first_of("=<>!~ (;");
-    std::string name = ToLower(Trim(std::string_view(text).substr(0, op)));
-    std::replace(name.begin(), name.end(), '_', '-');
-    if (name != wheel && !StartsWith(name, std::string(wheel) + "-cu")) continue;
-    std::string spec = op == std::string::npos ? "" : std::string(Trim(std::string_view(text).substr(op)));
-    if (size_t semi = spec.find(';'); semi != std::string::npos) spec = std::string(Trim(std::string_view(spec).substr(0, semi)));
-    return NeededRequirement{name, spec};
+    NeededRequirement req = SplitRequirement(text);
+    if (req.name == wheel || StartsWith(req.name, std::string(wheel) + "-cu")) return req;
   }
   return std::nullopt;
 }
@@ -331,19 +326,28 @@ std::optional<std::pair<CudaVersion, EvidenceItem>> MachineCuda(const Snapshot& 
 
 }  // namespace
 
-// A CUDA library torch's own CUDA libraries need that the loader finds nowhere: `import torch`
-// fails with "OSError: <soname>: cannot open shared object file". A wheel torch's metadata
-// requires and pip did not install is torch.nvidia_wheels_missing's; it is not told twice.
+// A CUDA library torch's own CUDA libraries need that the loader finds nowhere and of which the
+// environment has no copy: `import torch` fails with "<soname>: cannot open shared object file".
+// Not told here: a wheel torch's metadata requires that pip did not install, or installed at
+// another version (torch.nvidia_wheels_missing / _mismatch name it); a soname an nvidia-* wheel of
+// the environment holds where the loader does not look (a lib64 site-packages apart from lib):
+// torch's __init__ preloads such copies from sys.path, for the libraries its release lists.
 void CheckRuntimeMissing(const Snapshot& s, const Catalog&, const PlanQuery&, std::vector<Finding>& out) {
   ForEachTorch(s, [&](const PythonEnv& env, const PackageInfo& torch) {
     if (!torch.cuda || torch.hip) return;
     std::vector<const RuntimeLib*> missing;
-    std::optional<NeededRequirement> reinstall;
+    std::vector<NeededRequirement> reinstall;  // installed wheels that lack their library
+    std::vector<std::pair<std::string, std::string>> lacking;  // wheel, soname
     for (const RuntimeLib& r : torch.runtime) {
-      if (!r.path.empty()) continue;
-      auto req = RequirementFor(torch, WheelOfSoname(r.soname));
-      if (req && env.packages.find(req->name) == env.packages.end()) continue;  // torch.nvidia_wheels_missing
-      if (req && !reinstall) reinstall = req;
+      if (!r.path.empty() || !r.wheel_path.empty()) continue;
+      if (auto req = RequirementFor(torch, NvidiaWheelOfSoname(r.soname))) {
+        auto pkg = env.packages.find(req->name);
+        if (pkg == env.packages.end()) continue;  // torch.nvidia_wheels_missing
+        auto spec = SpecifierSet::Parse(req->spec);
+        if (spec && pkg->second.version && !spec->Matches(*pkg->second.version)) continue;  // _mismatch
+        if (std::find(reinstall.begin(), reinstall.end(), *req) == reinstall.end()) reinstall.push_back(*req);
+        lacking.emplace_back(req->name, r.soname);
+      }
       missing.push_back(&r);
     }
     if (missing.empty()) return;
@@ -357,19 +361,24 @@ void CheckRuntimeMissing(const Snapshot& s, const Catalog&, const PlanQuery&, st
     }
     evidence.push_back(TorchEvidence(env, torch));
     RemedyNeed need;
+    std::string topic = "nvidia-wheels";
     auto machine = MachineCuda(s);
-    if (reinstall) {
-      auto pkg = env.packages.find(reinstall->name);
-      evidence.push_back(Ev("evidence.runtime_wheel_lacks", {{"package", reinstall->name},
-                                                             {"version", ArgOf(pkg->second.version, [](const Pep440& v) { return v.ToString(); })},
-                                                             {"soname", first.soname}}));
+    if (!reinstall.empty()) {
+      for (const auto& [wheel, soname] : lacking) {
+        auto pkg = env.packages.find(wheel);
+        evidence.push_back(Ev("evidence.runtime_wheel_lacks", {{"package", wheel},
+                                                               {"version", ArgOf(pkg->second.version, [](const Pep440& v) { return v.ToString(); })},
+                                                               {"soname", soname}}));
+      }
       need = Need(RemedyNeed::Kind::kNvidiaWheels);
-      need.requirements = {*reinstall};
+      need.requirements = reinstall;
       need.reinstall = true;
     } else if (machine && machine->first.MajorMinor() != torch.cuda->MajorMinor()) {
       evidence.push_back(machine->second);
       if (s.host.jetson) {
+        // A JetPack ships one CUDA: torch must be a build for this JetPack release.
         const JetsonInfo& j = *s.host.jetson;
+        topic = "layers";
         if (!j.wheels.empty()) {
           evidence.push_back(Ev("evidence.jetpack_wheels", {{"jetpack", j.jetpack}, {"l4t", j.l4t}, {"wheels", j.wheels}}));
         }
@@ -385,9 +394,8 @@ void CheckRuntimeMissing(const Snapshot& s, const Catalog&, const PlanQuery&, st
     }
     out.push_back(EmitFor(s, env, "torch.runtime_missing",
                           {{"env", env.prefix}, {"torch", torch.version->ToString()}, {"cuda", torch.cuda->MajorMinor()},
-                           {"file", first.needed_by}, {"soname", first.soname}, {"list", Join(names, ", ")},
-                           {"machine_cuda", machine ? machine->first.MajorMinor() : std::string("-")}},
-                          std::move(evidence), "nvidia-wheels", need));
+                           {"file", first.needed_by}, {"soname", first.soname}, {"list", Join(names, ", ")}},
+                          std::move(evidence), topic, need));
   });
 }
 
