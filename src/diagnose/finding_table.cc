@@ -32,6 +32,7 @@ void CheckExtensionRuntime(const Snapshot& s, const Catalog& c, const PlanQuery&
 void CheckExtensionPins(const Snapshot& s, const Catalog& c, const PlanQuery& plans, std::vector<Finding>& out);
 void CheckExtensionAbi(const Snapshot& s, const Catalog& c, const PlanQuery& plans, std::vector<Finding>& out);
 void CheckRuntimeShadowed(const Snapshot& s, const Catalog& c, const PlanQuery& plans, std::vector<Finding>& out);
+void CheckRuntimeMissing(const Snapshot& s, const Catalog& c, const PlanQuery& plans, std::vector<Finding>& out);
 void CheckCompanionBuilds(const Snapshot& s, const Catalog& c, const PlanQuery& plans, std::vector<Finding>& out);
 void CheckNvidiaWheels(const Snapshot& s, const Catalog& c, const PlanQuery& plans, std::vector<Finding>& out);
 void CheckNvccMajor(const Snapshot& s, const Catalog& c, const PlanQuery& plans, std::vector<Finding>& out);
@@ -91,6 +92,7 @@ const std::vector<FindingDecl>& FindingTable() {
       {"ext.torch_pin", E, CheckExtensionPins, kEnv},
       {"ext.cxx_abi", E, CheckExtensionAbi, kEnv},
       {"runtime.shadowed", W, CheckRuntimeShadowed, kEnv},
+      {"torch.runtime_missing", E, CheckRuntimeMissing, kEnv},
       {"torch.vision_cuda_mismatch", E, CheckCompanionBuilds, kEnv},
       {"torch.audio_cuda_mismatch", E, CheckCompanionBuilds, kEnv},
       {"torch.nvidia_wheels_missing", E, CheckNvidiaWheels, kEnv},

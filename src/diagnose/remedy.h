@@ -60,6 +60,7 @@ struct RemedyNeed {
   bool develop = false;  // ... installed by setup.py develop (else pip install -e)
   std::vector<std::string> names;
   int gcc = 0;
+  bool reinstall = false;  // kNvidiaWheels: the wheels are installed but lack their files
 
   bool empty() const { return kind == Kind::kNone; }
   bool operator==(const RemedyNeed&) const = default;

@@ -68,6 +68,9 @@ int EnvIndex(const Snapshot& s, const PythonEnv& env);
 RemedyNeed Need(RemedyNeed::Kind kind);
 // The first toolkit with nvcc of CUDA `major` on the machine, or nullptr.
 const ToolkitInfo* NvccOfMajor(const Snapshot& s, int major);
+// One of torch's nvidia-* requirements ("nvidia-cudnn-cu12==9.1.0.70", "nvidia_nccl_cu12 (>=2.20)")
+// as a normalized name and its specifier.
+NeededRequirement SplitRequirement(std::string_view req);
 // The catalog row of an installed build, when its release and variant are known.
 const TorchVariant* InstalledVariant(const Catalog& c, const PackageInfo& torch, const Platform& p);
 

@@ -69,5 +69,9 @@ void SortBySeverity(std::vector<Finding>& findings);
 
 bool HasErrors(const std::vector<Finding>& findings);
 
+// The nvidia-* wheel, without its -cuNN suffix, that ships a CUDA library soname as pip lays them
+// out under site-packages/nvidia/ ("libcudart.so.12" -> "nvidia-cuda-runtime"); "" for none.
+std::string_view NvidiaWheelOfSoname(std::string_view soname);
+
 
 }  // namespace cudamatch

@@ -1,9 +1,13 @@
 // Rules on what installed binaries say about themselves: the GPU code torch's libraries carry
 // against the catalog's list; CUDA extensions' GPU code, CUDA runtime and cuDNN majors and torch
-// pins against this machine; CUDA libraries torch would load from outside its environment.
+// pins against this machine; CUDA libraries torch would load from outside its environment, and
+// those it needs that the loader finds nowhere.
 #include <algorithm>
+#include <optional>
+#include <utility>
 
 #include "core/text.h"
+#include "core/version.h"
 #include "diagnose/rule_fns.h"
 #include "diagnose/summary.h"
 #include "probe/parsers.h"
@@ -258,6 +262,140 @@ void CheckRuntimeShadowed(const Snapshot& s, const Catalog&, const PlanQuery&, s
                                                            {"version", ArgOf(r.wheel_version, [](const Pep440& v) { return v.ToString(); })}})},
                             "cudnn", need));
     }
+  });
+}
+
+// Longer stems first.
+std::string_view NvidiaWheelOfSoname(std::string_view soname) {
+  static constexpr std::pair<std::string_view, std::string_view> kWheels[] = {
+      {"libcudart.", "nvidia-cuda-runtime"}, {"libcublasLt.", "nvidia-cublas"}, {"libcublas.", "nvidia-cublas"},
+      {"libcudnn", "nvidia-cudnn"},          {"libcufft.", "nvidia-cufft"},    {"libcurand.", "nvidia-curand"},
+      {"libcusolver.", "nvidia-cusolver"},   {"libcusparseLt.", "nvidia-cusparselt"},
+      {"libcusparse.", "nvidia-cusparse"},   {"libnvrtc.", "nvidia-cuda-nvrtc"},
+      {"libnvJitLink.", "nvidia-nvjitlink"}, {"libnvToolsExt.", "nvidia-nvtx"}, {"libcupti.", "nvidia-cuda-cupti"},
+      {"libnccl.", "nvidia-nccl"},           {"libcudss.", "nvidia-cudss"},    {"libcufile.", "nvidia-cufile"},
+      {"libnvshmem_host.", "nvidia-nvshmem"}};
+  for (const auto& [stem, wheel] : kWheels) {
+    if (StartsWith(soname, stem)) return wheel;
+  }
+  return "";
+}
+
+namespace {
+
+// torch's metadata requirement on that wheel ("nvidia-cudss-cu12==0.7.1.2"), as name and spec.
+std::optional<NeededRequirement> RequirementFor(const PackageInfo& torch, std::string_view wheel) {
+  if (wheel.empty()) return std::nullopt;
+  for (const std::string& text : torch.nvidia_requirements) {
+    NeededRequirement req = SplitRequirement(text);
+    if (req.name == wheel || StartsWith(req.name, std::string(wheel) + "-cu")) return req;
+  }
+  return std::nullopt;
+}
+
+// Where the loader looked, in short: the needing library's RPATH/RUNPATH as written, then the
+// other places ld.so searches.
+std::string Searched(const Snapshot& s, const PackageInfo& torch, const RuntimeLib& r) {
+  std::vector<std::string> parts;
+  for (const BinaryInfo& b : torch.binaries) {
+    if (b.path != r.needed_by) continue;
+    if (b.runpath.empty() && !b.rpath.empty()) parts.push_back("DT_RPATH " + Join(b.rpath, ":"));
+    if (!b.runpath.empty()) parts.push_back("DT_RUNPATH " + Join(b.runpath, ":"));
+  }
+  if (!s.host.ld_library_path.empty()) parts.push_back("LD_LIBRARY_PATH");
+  parts.push_back("ld.so.conf");
+  parts.push_back("/lib, /usr/lib and their multiarch directories");
+  return Join(parts, ", ");
+}
+
+// The CUDA the machine provides: a Jetson's JetPack CUDA, else the active toolkit's.
+std::optional<std::pair<CudaVersion, EvidenceItem>> MachineCuda(const Snapshot& s) {
+  if (s.host.jetson && s.host.jetson->cuda) {
+    const JetsonInfo& j = *s.host.jetson;
+    return std::make_pair(*j.cuda, Ev("evidence.jetpack_cuda", {{"jetpack", j.jetpack}, {"l4t", j.l4t},
+                                                                {"cuda", j.cuda->MajorMinor()}}));
+  }
+  for (const ToolkitInfo& t : s.toolkits) {
+    if (t.active && t.version) {
+      return std::make_pair(*t.version, Ev("evidence.toolkit", {{"version", t.version->ToString()}, {"path", t.path},
+                                                               {"by", Join(t.found_by, ", ")}}));
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+// A CUDA library torch's own CUDA libraries need that the loader finds nowhere and of which the
+// environment has no copy: `import torch` fails with "<soname>: cannot open shared object file".
+// Not told here: a wheel torch's metadata requires that pip did not install, or installed at
+// another version (torch.nvidia_wheels_missing / _mismatch name it); a soname an nvidia-* wheel of
+// the environment holds where the loader does not look (a lib64 site-packages apart from lib):
+// torch's __init__ preloads such copies from sys.path, for the libraries its release lists.
+void CheckRuntimeMissing(const Snapshot& s, const Catalog&, const PlanQuery&, std::vector<Finding>& out) {
+  ForEachTorch(s, [&](const PythonEnv& env, const PackageInfo& torch) {
+    if (!torch.cuda || torch.hip) return;
+    std::vector<const RuntimeLib*> missing;
+    std::vector<NeededRequirement> reinstall;  // installed wheels that lack their library
+    std::vector<std::pair<std::string, std::string>> lacking;  // wheel, soname
+    for (const RuntimeLib& r : torch.runtime) {
+      if (!r.path.empty() || !r.wheel_path.empty()) continue;
+      if (auto req = RequirementFor(torch, NvidiaWheelOfSoname(r.soname))) {
+        auto pkg = env.packages.find(req->name);
+        if (pkg == env.packages.end()) continue;  // torch.nvidia_wheels_missing
+        auto spec = SpecifierSet::Parse(req->spec);
+        if (spec && pkg->second.version && !spec->Matches(*pkg->second.version)) continue;  // _mismatch
+        if (std::find(reinstall.begin(), reinstall.end(), *req) == reinstall.end()) reinstall.push_back(*req);
+        lacking.emplace_back(req->name, r.soname);
+      }
+      missing.push_back(&r);
+    }
+    if (missing.empty()) return;
+    const RuntimeLib& first = *missing.front();
+    std::vector<std::string> names;
+    std::vector<EvidenceItem> evidence;
+    for (const RuntimeLib* r : missing) {
+      names.push_back(r->soname);
+      evidence.push_back(Ev("evidence.runtime_not_found",
+                            {{"file", r->needed_by}, {"soname", r->soname}, {"searched", Searched(s, torch, *r)}}));
+    }
+    evidence.push_back(TorchEvidence(env, torch));
+    RemedyNeed need;
+    std::string topic = "nvidia-wheels";
+    auto machine = MachineCuda(s);
+    if (!reinstall.empty()) {
+      for (const auto& [wheel, soname] : lacking) {
+        auto pkg = env.packages.find(wheel);
+        evidence.push_back(Ev("evidence.runtime_wheel_lacks", {{"package", wheel},
+                                                               {"version", ArgOf(pkg->second.version, [](const Pep440& v) { return v.ToString(); })},
+                                                               {"soname", soname}}));
+      }
+      need = Need(RemedyNeed::Kind::kNvidiaWheels);
+      need.requirements = reinstall;
+      need.reinstall = true;
+    } else if (machine && machine->first.MajorMinor() != torch.cuda->MajorMinor()) {
+      evidence.push_back(machine->second);
+      if (s.host.jetson) {
+        // A JetPack ships one CUDA: torch must be a build for this JetPack release.
+        const JetsonInfo& j = *s.host.jetson;
+        topic = "layers";
+        if (!j.wheels.empty()) {
+          evidence.push_back(Ev("evidence.jetpack_wheels", {{"jetpack", j.jetpack}, {"l4t", j.l4t}, {"wheels", j.wheels}}));
+        }
+        if (j.wheels_index) {
+          need = Need(RemedyNeed::Kind::kJetsonIndex);
+          need.path = j.wheels;
+        }
+      } else {
+        need = Need(RemedyNeed::Kind::kTorchBuild);
+      }
+    } else {
+      evidence.push_back(Ev("evidence.runtime_from_cuda", {{"soname", first.soname}, {"cuda", torch.cuda->MajorMinor()}}));
+    }
+    out.push_back(EmitFor(s, env, "torch.runtime_missing",
+                          {{"env", env.prefix}, {"torch", torch.version->ToString()}, {"cuda", torch.cuda->MajorMinor()},
+                           {"file", first.needed_by}, {"soname", first.soname}, {"list", Join(names, ", ")}},
+                          std::move(evidence), topic, need));
   });
 }
 

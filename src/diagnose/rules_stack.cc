@@ -58,20 +58,15 @@ std::string NormalName(std::string_view name) {
   return out;
 }
 
-struct Requirement {
-  std::string name;
-  std::string spec;  // "==8.9.2.26", "" for any version
-};
+}  // namespace
 
-Requirement SplitRequirement(std::string_view req) {
+NeededRequirement SplitRequirement(std::string_view req) {
   size_t op = req.find_first_of("=<>!~ (");
   std::string_view name = req.substr(0, op);
   std::string_view spec = op == std::string_view::npos ? "" : Trim(req.substr(op));
   if (!spec.empty() && spec.front() == '(') spec = Trim(spec.substr(1, spec.size() - (spec.back() == ')' ? 2 : 1)));
   return {NormalName(name), std::string(spec)};
 }
-
-}  // namespace
 
 void CheckNvidiaWheels(const Snapshot& s, const Catalog&, const PlanQuery&, std::vector<Finding>& out) {
   for (const PythonEnv& env : s.pythons) {
@@ -82,7 +77,7 @@ void CheckNvidiaWheels(const Snapshot& s, const Catalog&, const PlanQuery&, std:
     RemedyNeed need = Need(RemedyNeed::Kind::kNvidiaWheels);
     std::vector<EvidenceItem> evidence = {TorchEvidence(env, torch)};
     for (const std::string& text : torch.nvidia_requirements) {
-      Requirement req = SplitRequirement(text);
+      NeededRequirement req = SplitRequirement(text);
       auto spec = SpecifierSet::Parse(req.spec);
       auto pkg = env.packages.find(req.name);
       if (pkg == env.packages.end()) {

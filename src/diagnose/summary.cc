@@ -34,6 +34,7 @@ const std::vector<BlockRow>& BlockTable() {
       {"torch.no_kernels", Blocks::kItsEnv},
       {"torch.rocm_on_nvidia", Blocks::kItsEnv},
       {"torch.nvidia_wheels_missing", Blocks::kItsEnv},
+      {"torch.runtime_missing", Blocks::kItsEnv},
       {"container.no_compute_capability", Blocks::kEveryEnv},
       {"container.forward_compat_unsupported", Blocks::kEveryEnv},
       {"driver.forward_compat_loaded", Blocks::kEveryEnv},

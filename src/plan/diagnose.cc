@@ -35,6 +35,19 @@ bool Satisfied(const PythonEnv& env, const InstallPin& pin, const Pep440& versio
   return pin.label.empty() ? have.WithoutLocal() == version.WithoutLocal() : have == version;
 }
 
+// An installed nvidia-* wheel puts its libraries in site-packages/nvidia/, where torch's
+// RUNPATH and its import's preloading find them: torch's sonames that wheel ships and the loader
+// did not find get the wheel's copy.
+void ProvideWheelLibraries(PythonEnv& env, const std::string& wheel, const std::string& source) {
+  auto torch = env.packages.find("torch");
+  if (torch == env.packages.end()) return;
+  for (RuntimeLib& r : torch->second.runtime) {
+    std::string_view of = NvidiaWheelOfSoname(r.soname);
+    if (!r.path.empty() || !r.wheel_path.empty() || of.empty()) continue;
+    if (wheel == of || StartsWith(wheel, std::string(of) + "-cu")) r.wheel_path = source;
+  }
+}
+
 // `env` after `p` ran in it; false when a pin names a wheel the catalog cannot describe.
 bool ApplyInstall(const Catalog& c, const Platform& platform, const PackageInstall& p, PythonEnv& env) {
   std::string source = "as if installed by: " + InstallText(p, Shell::kPosix);
@@ -44,6 +57,7 @@ bool ApplyInstall(const Catalog& c, const Platform& platform, const PackageInsta
       pkg.name = pin.name;
       pkg.version = pin.Exact() ? pin.version : pin.picks;
       pkg.version_source = source;
+      ProvideWheelLibraries(env, pin.name, source);
       continue;
     }
     if (!IsTorchPackage(pin.name) || !pin.Exact()) return false;
@@ -61,6 +75,7 @@ bool ApplyInstall(const Catalog& c, const Platform& platform, const PackageInsta
     pkg.variant = *variant;
     pkg.cuda = variant->cuda;
     pkg.hip.reset();
+    if (pin.name == "torch") pkg.runtime.clear();  // what the replaced build's libraries linked
   }
   return true;
 }

@@ -89,8 +89,9 @@ std::optional<Pep440> Picks(const SpecifierSet& set) {
   return std::nullopt;
 }
 
-PackageInstall NvidiaWheels(const std::vector<NeededRequirement>& reqs) {
+PackageInstall NvidiaWheels(const std::vector<NeededRequirement>& reqs, bool reinstall) {
   PackageInstall p;
+  p.force_reinstall = reinstall;
   for (const NeededRequirement& r : reqs) {
     auto set = SpecifierSet::Parse(r.spec);
     p.pins.push_back(InstallPin{r.name, std::nullopt, "", r.spec, set ? Picks(*set) : std::nullopt});
@@ -156,7 +157,7 @@ std::optional<PackageInstall> EnvInstall(const Catalog& c, const Snapshot& s, co
     case K::kCompanion: p = CompanionInstall(c, s, env, need.package); break;
     case K::kCompanionRebuild: p = CompanionRebuild(need); break;
     case K::kTorchPin: p = TorchPin(c, s, env, *need.version); break;
-    case K::kNvidiaWheels: p = NvidiaWheels(need.requirements); break;
+    case K::kNvidiaWheels: p = NvidiaWheels(need.requirements, need.reinstall); break;
     case K::kJetsonIndex: p = JetsonIndexInstall(need); break;
     case K::kExtensionWheel: p = ExtensionWheelInstall(need); break;
     default: break;

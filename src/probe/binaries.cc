@@ -3,8 +3,11 @@
 // Sources, in order, per environment:
 //   torch:      <site>/torch/lib/libtorch_cuda.so (and the split libraries of older releases:
 //               libtorch_cuda_cpp.so, libtorch_cuda_cu.so, libtorch_cuda_linalg.so,
-//               libcaffe2_nvrtc.so): ELF headers, DT_NEEDED / RPATH / RUNPATH, fatbin headers
-//   runtime:    each libcudart / libcublas / libcudnn soname torch needs, searched as ld.so does:
+//               libcaffe2_nvrtc.so; libtorch.so of torch 1.4 and older, which have neither
+//               libtorch_cuda.so nor libtorch_cpu.so): ELF headers, DT_NEEDED / RPATH / RUNPATH,
+//               fatbin headers; libtorch_nvshmem.so for what it links alone
+//   runtime:    each CUDA-family soname torch needs (libcudart, libcublas, libcudnn*, libcufft,
+//               libnccl, libnvrtc, libcudss, ...; binaries_runtime.cc IsRuntimeSoname), searched as ld.so does:
 //               DT_RPATH, LD_LIBRARY_PATH, DT_RUNPATH, /etc/ld.so.conf, default directories
 //               (binaries_runtime.cc)
 //   extensions: every *.dist-info but torch's, triton's and the nvidia-* wheels': the shared
@@ -125,10 +128,25 @@ void ReadTorchLibs(const Fs& fs, PythonEnv& env, Trail& trail) {
   if (it == env.packages.end()) return;
   std::string site = TorchSite(fs, env);
   if (site.empty()) return;
+  bool cuda_lib = false;
   for (std::string_view name : TorchCudaLibraries()) {
     std::string path = site + "/torch/lib/" + std::string(name);
     if (!fs.IsFile(path)) continue;
+    cuda_lib = cuda_lib || StartsWith(name, "libtorch_cuda");
     it->second.binaries.push_back(ReadBinary(fs, path, trail));
+  }
+  // torch 1.4 and older: no libtorch_cuda.so nor libtorch_cpu.so, the CUDA code is libtorch.so's.
+  std::string monolith = site + "/torch/lib/libtorch.so";
+  if (!cuda_lib && !fs.IsFile(site + "/torch/lib/libtorch_cpu.so") && fs.IsFile(monolith)) {
+    it->second.binaries.push_back(ReadBinary(fs, monolith, trail));
+  }
+  // libtorch_nvshmem.so links NVSHMEM (libnvshmem_host.so.3): read for what it links; the device
+  // code it carries is NVSHMEM's, not the list torch's kernels are judged by.
+  std::string nvshmem = site + "/torch/lib/libtorch_nvshmem.so";
+  if (fs.IsFile(nvshmem)) {
+    BinaryInfo b = ReadBinary(fs, nvshmem, trail);
+    b.code.reset();
+    it->second.binaries.push_back(std::move(b));
   }
 }
 

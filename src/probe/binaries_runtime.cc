@@ -1,4 +1,4 @@
-// Which copy of the CUDA runtime, cuBLAS and cuDNN torch's libraries will load. The search
+// Which copy of each CUDA library (runtime, cuBLAS, cuDNN, cuFFT, NCCL, ...) torch's libraries will load. The search
 // follows ld.so(8): the needing object's DT_RPATH (only when it has no DT_RUNPATH), then
 // LD_LIBRARY_PATH, then its DT_RUNPATH, then the directories of /etc/ld.so.conf (what
 // ld.so.cache is built from), then the default directories. $ORIGIN is the needing library's
@@ -20,9 +20,15 @@ struct SearchDir {
   LibOrigin origin;
 };
 
+// The CUDA-family libraries torch's CUDA libraries link: the runtime, the math libraries, cuDNN
+// (libcudnn.so and its split libcudnn_*.so), NVRTC, nvJitLink, NVTX, CUPTI, NCCL, cuDSS, cuFile,
+// NVSHMEM.
 bool IsRuntimeSoname(std::string_view name) {
-  return StartsWith(name, "libcudart.so") || StartsWith(name, "libcublas.so") || StartsWith(name, "libcublasLt.so") ||
-         StartsWith(name, "libcudnn.so");
+  static constexpr std::string_view kStems[] = {
+      "libcudart.so", "libcublas.so", "libcublasLt.so", "libcudnn", "libcufft.so", "libcurand.so",
+      "libcusolver.so", "libcusparse.so", "libcusparseLt.so", "libnvrtc.so", "libnvJitLink.so",
+      "libnvToolsExt.so", "libcupti.so", "libnccl.so", "libcudss.so", "libcufile.so", "libnvshmem_host.so"};
+  return std::any_of(std::begin(kStems), std::end(kStems), [&](std::string_view s) { return StartsWith(name, s); });
 }
 
 // $ORIGIN and ${ORIGIN} replaced in one pass from left to right: an origin that itself holds
@@ -80,9 +86,13 @@ std::vector<SearchDir> SearchOrder(const ProbeInput& in, const BinaryInfo& lib, 
 // "libcudnn.so.9.1.0" -> "libcudnn.so." (what LibraryVersion strips).
 std::string Stem(std::string_view name) { return std::string(name.substr(0, name.find(".so"))) + ".so."; }
 
-// The nvidia-* wheel owning <site>/nvidia/<part>/lib/...: nvidia/cudnn -> nvidia-cudnn-cu12.
+// The nvidia-* wheel owning <site>/nvidia/<part>/lib/... (torch's site or another of the
+// environment's): nvidia/cudnn -> nvidia-cudnn-cu12.
 const PackageInfo* OwningWheel(const PythonEnv& env, const std::string& site, const std::string& path) {
   std::string prefix = site + "/nvidia/";
+  for (size_t i = 0; i < env.site_packages.size() && !StartsWith(path, prefix); ++i) {
+    prefix = env.site_packages[i] + "/nvidia/";
+  }
   if (!StartsWith(path, prefix)) return nullptr;
   std::string part = path.substr(prefix.size());
   part = "nvidia-" + part.substr(0, part.find('/'));
@@ -107,12 +117,20 @@ void Version(const Fs& fs, const PythonEnv& env, const std::string& site, const 
   if (source && version) *source = real ? *real : path;
 }
 
-// The environment's own copy: an nvidia-* wheel's lib directory, or torch/lib.
-std::string WheelCopy(const Fs& fs, const std::string& site, const std::string& soname) {
-  if (auto parts = fs.List(site + "/nvidia")) {
-    for (const std::string& p : *parts) {
-      std::string path = site + "/nvidia/" + p + "/lib/" + soname;
-      if (fs.Exists(path)) return path;
+// The environment's own copy: an nvidia-* wheel's lib directory (torch's site-packages first,
+// then the environment's others: pip puts torch in lib64/ and the pure nvidia-* wheels in lib/
+// where the two differ), or torch/lib.
+std::string WheelCopy(const Fs& fs, const PythonEnv& env, const std::string& site, const std::string& soname) {
+  std::vector<std::string> sites = {site};
+  for (const std::string& other : env.site_packages) {
+    if (other != site) sites.push_back(other);
+  }
+  for (const std::string& dir : sites) {
+    if (auto parts = fs.List(dir + "/nvidia")) {
+      for (const std::string& p : *parts) {
+        std::string path = dir + "/nvidia/" + p + "/lib/" + soname;
+        if (fs.Exists(path)) return path;
+      }
     }
   }
   std::string bundled = site + "/torch/lib/" + soname;
@@ -123,6 +141,7 @@ RuntimeLib Resolve(const ProbeInput& in, const PythonEnv& env, const std::string
                    const std::string& soname, const std::vector<std::string>& conf) {
   RuntimeLib r;
   r.soname = soname;
+  r.needed_by = lib.path;
   for (const SearchDir& d : SearchOrder(in, lib, conf)) {
     std::string path = d.dir + "/" + soname;
     if (!in.fs->IsFile(path)) continue;
@@ -131,7 +150,7 @@ RuntimeLib Resolve(const ProbeInput& in, const PythonEnv& env, const std::string
     break;
   }
   if (!r.path.empty()) Version(*in.fs, env, site, r.path, r.target, r.version, &r.version_source);
-  r.wheel_path = WheelCopy(*in.fs, site, soname);
+  r.wheel_path = WheelCopy(*in.fs, env, site, soname);
   if (!r.wheel_path.empty()) {
     std::string ignored;
     Version(*in.fs, env, site, r.wheel_path, ignored, r.wheel_version, nullptr);
@@ -150,8 +169,15 @@ std::vector<RuntimeLib> ResolveTorchRuntime(const ProbeInput& in, const PythonEn
   for (const BinaryInfo& lib : torch_libs) {
     for (const std::string& soname : lib.needed) {
       if (!IsRuntimeSoname(soname)) continue;
-      if (std::any_of(out.begin(), out.end(), [&](const RuntimeLib& r) { return r.soname == soname; })) continue;
-      out.push_back(Resolve(in, env, site, lib, soname, conf));
+      // ld.so maps a soname once; which of the libraries needing it asks first follows the load
+      // order. One that finds it is taken over one that does not.
+      auto seen = std::find_if(out.begin(), out.end(), [&](const RuntimeLib& r) { return r.soname == soname; });
+      if (seen == out.end()) {
+        out.push_back(Resolve(in, env, site, lib, soname, conf));
+      } else if (seen->path.empty()) {
+        RuntimeLib again = Resolve(in, env, site, lib, soname, conf);
+        if (!again.path.empty()) *seen = std::move(again);
+      }
     }
   }
   return out;

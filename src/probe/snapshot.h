@@ -224,6 +224,7 @@ std::string_view LibOriginName(LibOrigin o);  // "DT_RPATH", "LD_LIBRARY_PATH", 
 // A CUDA library torch links (libcudart, libcublas, libcudnn) and the copy the loader picks.
 struct RuntimeLib {
   std::string soname;   // libcudnn.so.9
+  std::string needed_by;  // the first of torch's libraries whose DT_NEEDED names it
   std::string path;     // the file the loader opens; "" when none is found
   std::string target;   // its real name after symbolic links: libcudnn.so.9.1.0
   std::optional<LibOrigin> origin;

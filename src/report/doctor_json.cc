@@ -93,6 +93,7 @@ Json RuntimeJson(const RuntimeLib& r) {
   j["version_source"] = OptText(r.version_source);
   j["wheel_path"] = OptText(r.wheel_path);
   j["wheel_version"] = OptString(r.wheel_version);
+  j["needed_by"] = OptText(r.needed_by);
   return j;
 }
 

@@ -40,7 +40,7 @@ class Shower {
     for (BinaryInfo& b : p.binaries) (*this)(b.path);
     for (BinaryInfo& b : p.abi_libs) (*this)(b.path);
     for (RuntimeLib& r : p.runtime) {
-      for (std::string* t : {&r.path, &r.version_source, &r.wheel_path}) (*this)(*t);
+      for (std::string* t : {&r.path, &r.version_source, &r.wheel_path, &r.needed_by}) (*this)(*t);
     }
   }
 
