@@ -224,6 +224,7 @@ void DeferTables(std::vector<TableSpec>& specs) {
       {"sources.tsv", DeferTable(&Catalog::sources)},
       {"torch_releases.tsv", DeferTable(&Catalog::torch)},
       {"torch_variants.tsv", DeferTable(&Catalog::torch_variants)},
+      {"torch_complete.tsv", DeferTable(&Catalog::torch_complete)},
       {"companions.tsv", DeferTable(&Catalog::companions)},
       {"cuda_toolkits.tsv", DeferTable(&Catalog::toolkits)},
       {"cuda_minor_compat.tsv", DeferTable(&Catalog::minor_compat)},

@@ -70,6 +70,14 @@ struct TorchVariant {
   Provenance prov;
 };
 
+// A release whose torch_variants.tsv rows for `platform` are every variant PyTorch published of
+// it there (torch_complete.tsv): a variant not listed was never built, not merely unknown.
+struct TorchCompleteList {
+  Pep440 torch;
+  std::string_view platform;  // "linux-aarch64"
+  Provenance prov;
+};
+
 // A torchvision or torchaudio release and the torch release it was published for.
 struct Companion {
   std::string_view package;  // "torchvision" or "torchaudio"
@@ -358,6 +366,7 @@ struct Catalog {
   Table<SourceRef> sources;
   Table<TorchRelease> torch;
   Table<TorchVariant> torch_variants;
+  Table<TorchCompleteList> torch_complete;
   Table<Companion> companions;
   Table<CudaToolkit> toolkits;
   Table<MinorCompat> minor_compat;

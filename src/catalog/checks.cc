@@ -89,6 +89,18 @@ void CheckVariants(const Catalog& c, std::vector<std::string>& out) {
   }
 }
 
+// A complete list names a release of torch_releases.tsv and is the list of at least one variant
+// row: an empty list marked complete would say the release has no wheels for the platform.
+void CheckCompleteLists(const Catalog& c, std::vector<std::string>& out) {
+  for (const TorchCompleteList& l : c.torch_complete) {
+    const char* f = "torch_complete.tsv";
+    if (!HasRelease(c, l.torch)) out.push_back(At(f, l.prov, "torch " + l.torch.ToString() + " has no release row"));
+    if (VariantsOf(c, l.torch, l.platform).empty()) {
+      out.push_back(At(f, l.prov, "torch " + l.torch.ToString() + " has no variant row for " + std::string(l.platform)));
+    }
+  }
+}
+
 void CheckPairings(const Catalog& c, std::vector<std::string>& out) {
   for (const TorchRelease& t : c.torch) {
     if (t.torchvision && !HasCompanion(c, "torchvision", *t.torchvision)) {
@@ -132,6 +144,7 @@ void CheckJetPackModules(const Catalog& c, std::vector<std::string>& out) {
 std::vector<std::string> CheckConsistency(const Catalog& c) {
   std::vector<std::string> out;
   CheckVariants(c, out);
+  CheckCompleteLists(c, out);
   CheckPairings(c, out);
   CheckGpuHosts(c, out);
   CheckJetPackModules(c, out);
@@ -145,6 +158,9 @@ std::optional<Error> CheckOrder(const Catalog& c) {
   };
   first(CheckSorted("torch_releases.tsv", c.torch, [](const TorchRelease& a, const TorchRelease& b) { return a.torch < b.torch; }));
   first(CheckSorted("torch_variants.tsv", c.torch_variants, VariantRowLess));
+  first(CheckSorted("torch_complete.tsv", c.torch_complete, [](const TorchCompleteList& a, const TorchCompleteList& b) {
+    return std::tie(a.torch, a.platform) < std::tie(b.torch, b.platform);
+  }));
   first(CheckSorted("companions.tsv", c.companions, [](const Companion& a, const Companion& b) {
     return std::tie(a.package, a.version) < std::tie(b.package, b.version);
   }));
@@ -179,6 +195,7 @@ std::optional<Error> CheckAllSources(const Catalog& c) {
   }
   for (auto e : {CheckSources("torch_releases.tsv", c.torch, ids),
                  CheckSources("torch_variants.tsv", c.torch_variants, ids),
+                 CheckSources("torch_complete.tsv", c.torch_complete, ids),
                  CheckSources("companions.tsv", c.companions, ids),
                  CheckSources("cuda_toolkits.tsv", c.toolkits, ids),
                  CheckSources("cuda_minor_compat.tsv", c.minor_compat, ids),

@@ -157,6 +157,14 @@ const TorchVariant* FindVariant(const Catalog& c, const Pep440& torch, std::stri
   return nullptr;
 }
 
+const TorchCompleteList* CompleteVariantList(const Catalog& c, const Pep440& torch, std::string_view platform) {
+  Pep440 pub = torch.WithoutLocal();
+  for (const TorchCompleteList& l : c.torch_complete) {
+    if (l.torch == pub && l.platform == platform) return &l;
+  }
+  return nullptr;
+}
+
 std::vector<size_t> NearestOrder(const std::vector<Pep440>& sorted, const Pep440& v) {
   Pep440 plain = v.WithoutLocal();
   size_t below = static_cast<size_t>(std::count_if(sorted.begin(), sorted.end(), [&](const Pep440& t) { return t < plain; }));

@@ -36,6 +36,9 @@ std::vector<const TorchVariant*> VariantsOf(const Catalog& c, const Pep440& torc
                                             std::string_view platform);
 const TorchVariant* FindVariant(const Catalog& c, const Pep440& torch, std::string_view platform,
                                 std::string_view tag);
+// The torch_complete.tsv row saying VariantsOf(torch, platform) is every variant PyTorch
+// published there, or nullptr where the list may lack some.
+const TorchCompleteList* CompleteVariantList(const Catalog& c, const Pep440& torch, std::string_view platform);
 // Releases nearest to `v`: the release itself, its major.minor line, then outward in release
 // order, the newer first at the same distance (9.9.9: the newest releases). For "no such
 // release" answers and for fixes that change as little as they can.

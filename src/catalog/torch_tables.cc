@@ -1,4 +1,5 @@
-// The torch tables: releases, wheel variants per platform, torchvision/torchaudio releases.
+// The torch tables: releases, wheel variants per platform, the platforms whose variant list of a
+// release is complete, torchvision/torchaudio releases.
 #include <algorithm>
 #include <map>
 
@@ -94,6 +95,14 @@ void AddTorchSpecs(std::vector<TableSpec>& specs) {
                      v.pypi_default = ParseYes(r, 5);
                      v.prov = r.Prov(6, 7);
                      return Done(r, c.torch_variants, std::move(v));
+                   }});
+  specs.push_back({"torch_complete.tsv", {"torch", "platform", "source", "notes"}, [](RowReader& r, Catalog& c) {
+                     TorchCompleteList l;
+                     l.torch = r.Req<Pep440>(0);
+                     l.platform = r.Str(1);
+                     if (!IsPlatform(l.platform)) r.Fail(1, "unknown platform " + Quote(l.platform));
+                     l.prov = r.Prov(2, 3);
+                     return Done(r, c.torch_complete, std::move(l));
                    }});
   specs.push_back({"companions.tsv",
                    {"package", "version", "torch", "released", "python_min", "python_max", "source", "notes"},

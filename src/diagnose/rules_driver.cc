@@ -85,7 +85,7 @@ void CheckWslLinuxDriver(const Snapshot& s, const Catalog&, const PlanQuery&, st
   const DriverInfo& d = s.driver;
   if (!d.wsl) return;
   for (const std::string& path : d.libcuda_paths) {
-    if (StartsWith(path, "/usr/lib/wsl/")) continue;
+    if (IsWslDriverPath(path)) continue;
     out.push_back(Emit("wsl.linux_driver", {{"path", path}},
                        {Ev("evidence.wsl_kernel", {{"source", "/proc/version"}}),
                         Ev("evidence.linux_driver_library", {{"path", path}})},

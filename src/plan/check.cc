@@ -253,7 +253,16 @@ const TorchVariant* ChosenVariant(State& s, const TorchRelease& t) {
     return nullptr;
   }
   const TorchVariant* v = FindVariant(s.c, t.torch, s.spec.platform.Name(), tag);
-  if (v == nullptr && !s.variant_problem) s.result.notes.push_back(VariantNotInCatalog(s.c, t, tag, s.spec.platform.Name()));
+  if (v != nullptr || s.variant_problem) return v;
+  // Where the catalog's list of the platform's variants is complete, a variant missing from it
+  // was never built (no wheel to install), not a gap in the data.
+  if (const TorchCompleteList* list = CompleteVariantList(s.c, t.torch, s.spec.platform.Name())) {
+    s.machine_problem = s.variant_problem = true;
+    Reason r = NoSuchBuild(s.c, PinSpec(s), t, *list, tag);
+    s.result.problems.push_back({r.id, std::move(r.args), {}, ""});
+    return nullptr;
+  }
+  s.result.notes.push_back(VariantNotInCatalog(s.c, t, tag, s.spec.platform.Name()));
   return v;
 }
 

@@ -39,15 +39,46 @@ const TorchVariant* BuildToName(const Catalog& c, const MachineSpec& spec, const
   return builds.front();
 }
 
+std::string InstallCommand(const Catalog& c, const MachineSpec& spec, const TorchRelease& t, const TorchVariant& v) {
+  InstallRequest req{&t, &v, spec.platform, false, false, spec.mirror};
+  req.pytorch_mirror = spec.mirror != nullptr ? PytorchMirrorOf(c, *spec.mirror) : nullptr;
+  return BuildInstallCommands(req).pip;
+}
+
+// Where a torch_complete.tsv row's facts come from: its sources' places.
+std::string SourcePlaces(const Catalog& c, const TorchCompleteList& list) {
+  std::vector<std::string> places;
+  for (std::string_view id : list.prov.sources()) {
+    const SourceRef* s = FindSource(c, id);
+    places.emplace_back(s != nullptr ? s->where : id);
+  }
+  return Join(places, "; ");
+}
+
 }  // namespace
+
+Reason NoSuchBuild(const Catalog& c, const MachineSpec& spec, const TorchRelease& t, const TorchCompleteList& list,
+                   std::string_view tag) {
+  std::vector<std::string> tags;
+  for (const TorchVariant* v : VariantsOf(c, t.torch, spec.platform.Name())) tags.push_back(v->variant.tag);
+  MessageArgs args = {{"candidate", t.torch.Public() + "+" + std::string(tag)},
+                      {"torch", t.torch.Public()},
+                      {"platform", spec.platform.Name()},
+                      {"list", Join(tags, ", ")},
+                      {"source", SourcePlaces(c, list)}};
+  std::vector<const TorchVariant*> builds = CudaBuilds(c, spec, t);
+  if (builds.empty()) return Reason{"check.no_such_build_listed", std::move(args)};
+  const TorchVariant* named = BuildToName(c, spec, t, builds);
+  args.push_back({"variant", named->variant.tag});
+  args.push_back({"command", InstallCommand(c, spec, t, *named)});
+  return Reason{"check.no_such_build", std::move(args)};
+}
 
 std::optional<Reason> PypiCpuNote(const Catalog& c, const MachineSpec& spec,
                                   const TorchRelease& t) {
   std::vector<const TorchVariant*> builds = CudaBuilds(c, spec, t);
   if (builds.empty()) return std::nullopt;
   const TorchVariant* named = BuildToName(c, spec, t, builds);
-  InstallRequest req{&t, named, spec.platform, false, false, spec.mirror};
-  req.pytorch_mirror = spec.mirror != nullptr ? PytorchMirrorOf(c, *spec.mirror) : nullptr;
   std::vector<std::string> tags;
   for (auto it = builds.rbegin(); it != builds.rend(); ++it) tags.push_back((*it)->variant.tag);
   return Reason{"check.pypi_cpu",
@@ -55,7 +86,7 @@ std::optional<Reason> PypiCpuNote(const Catalog& c, const MachineSpec& spec,
                  {"platform", spec.platform.Name()},
                  {"variants", Join(tags, ", ")},
                  {"variant", named->variant.tag},
-                 {"command", BuildInstallCommands(req).pip}}};
+                 {"command", InstallCommand(c, spec, t, *named)}}};
 }
 
 }  // namespace cudamatch

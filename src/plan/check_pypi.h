@@ -1,6 +1,7 @@
 // Plain pip where PyPI's wheel of a release is its CPU build while download.pytorch.org has CUDA
 // builds for the platform: Linux aarch64 before PyPI's aarch64 wheel became a CUDA build (2.12),
-// and Windows. `check` says so beside a pin without a variant, and names the index to use.
+// and Windows. `check` says so beside a pin without a variant, and names the index to use. The
+// same naming of a CUDA build where a pinned variant was never built for the platform.
 #pragma once
 
 #include <optional>
@@ -14,5 +15,12 @@ namespace cudamatch {
 // and the install command of the one that fits the machine best (the newest that fits, or fails
 // only for an architecture list the catalog lacks; else the newest). nullopt without CUDA builds.
 std::optional<Reason> PypiCpuNote(const Catalog& c, const MachineSpec& spec, const TorchRelease& t);
+
+// The problem for variant `tag` of `t`, which `list` (torch_complete.tsv) says was never built for
+// spec's platform: `check.no_such_build` with the variants that were and the install command of
+// the CUDA build that fits the machine best (as PypiCpuNote names it), or
+// `check.no_such_build_listed` where the platform has no CUDA build of `t`.
+Reason NoSuchBuild(const Catalog& c, const MachineSpec& spec, const TorchRelease& t, const TorchCompleteList& list,
+                   std::string_view tag);
 
 }  // namespace cudamatch

@@ -8,7 +8,9 @@
 //   user space:    NVML nvmlSystemGetDriverVersion (only with the kernel module loaded, or WSL),
 //                  then the real file names of libcuda.so.* / libnvidia-ml.so.* in the library
 //                  directories; under WSL 2 then the Windows driver's DLLs in the driver store
-//                  (probe/wsl.cc)
+//                  (probe/wsl.cc). Under WSL 2 a libcuda / libnvidia-ml outside /usr/lib/wsl/ is
+//                  a Linux driver installed inside WSL (microsoft/WSL#5265): listed, never taken
+//                  as the driver's version, and libcuda is then not asked for its CUDA
 //   driver's CUDA: NVML nvmlSystemGetCudaDriverVersion_v2, then libcuda cuDriverGetVersion (needs
 //                  no kernel module); derive/ fills it from the catalog's driver-branch table when
 //                  neither said it. The catalog is read here only to reject a value no driver of
@@ -130,6 +132,10 @@ void ProbeLibraries(const ProbeInput& in, DriverInfo& d, Trail& trail) {
       if (!in.fs->LStat(path).exists()) continue;
       bool cuda = soname == "libcuda.so.1";
       (cuda ? d.libcuda_paths : d.nvml_paths).push_back(path);
+      if (d.wsl && !IsWslDriverPath(path)) {
+        trail.Skipped(path, "a Linux driver's library inside WSL: the GPU is the Windows driver's");
+        continue;
+      }
       if (d.userspace_version) continue;
       std::string_view stem = cuda ? "libcuda.so." : "libnvidia-ml.so.";
       if (auto v = VersionBehindLink(*in.fs, path, stem)) {
@@ -192,14 +198,19 @@ void ProbeNvml(const ProbeInput& in, Snapshot& snap, Trail& trail) {
   }
 }
 
-// libcuda is asked only when NVML did not give the driver's CUDA and there is a libcuda to ask.
+// libcuda is asked only when NVML did not give the driver's CUDA and there is a libcuda to ask;
+// under WSL not when a Linux driver's libcuda shadows the Windows one (it, not the Windows
+// driver, may be the one that answers).
 bool AsksLibcuda(const ProbeInput& in, const DriverInfo& d) {
-  return in.cuda != nullptr && !d.cuda && (!d.libcuda_paths.empty() || d.wsl);
+  return in.cuda != nullptr && !d.cuda && (!d.libcuda_paths.empty() || d.wsl) && !ShadowedByLinuxDriver(d);
 }
 
 void ProbeDriverCuda(const ProbeInput& in, Snapshot& snap, Trail& trail) {
   DriverInfo& d = snap.driver;
   if (d.cuda) return;
+  if (in.cuda != nullptr && ShadowedByLinuxDriver(d)) {
+    trail.Skipped("libcuda:cuDriverGetVersion", "a Linux driver's libcuda inside WSL may answer instead of the Windows driver");
+  }
   if (AsksLibcuda(in, d)) {
     const std::string source = "libcuda cuDriverGetVersion";
     if (auto v = in.cuda->DriverGetVersion(); v && PlausibleDriverCuda(in, d, *v, snap, trail, source)) {

@@ -7,6 +7,8 @@
 //   holds nvcuda64.dll 30.00.0014.7242, nvml.dll 8.17.0014.7242, nvidia-smi).
 //   The store keeps older packages too: one holding libcuda.so.1.1 (what /usr/lib/wsl/lib is
 //   copied from) is preferred, then the newest version; every other one read is in the trail.
+#include <algorithm>
+
 #include "core/text.h"
 #include "probe/pe.h"
 #include "probe/win_paths.h"
@@ -39,6 +41,16 @@ bool Preferred(const StoreDriver& a, const StoreDriver& b) {
 }
 
 }  // namespace
+
+bool IsWslDriverPath(std::string_view path) { return StartsWith(path, "/usr/lib/wsl/"); }
+
+bool ShadowedByLinuxDriver(const DriverInfo& d) {
+  if (!d.wsl) return false;
+  auto linux_lib = [](const std::vector<std::string>& paths) {
+    return std::any_of(paths.begin(), paths.end(), [](const std::string& p) { return !IsWslDriverPath(p); });
+  };
+  return linux_lib(d.libcuda_paths) || linux_lib(d.nvml_paths);
+}
 
 void ProbeWslDriverStore(const ProbeInput& in, DriverInfo& d, Trail& trail) {
   std::vector<std::string> packages = ListCaseless(*in.fs, kWslDriverStore, "nv");

@@ -18,6 +18,15 @@ inline constexpr std::string_view kWslDriverStore = "/usr/lib/wsl/drivers";
 // the user-space version and its source when a package's DLL has one. Reads files only.
 void ProbeWslDriverStore(const ProbeInput& in, DriverInfo& d, Trail& trail);
 
+// A driver library WSL provides (/usr/lib/wsl/lib, the driver store) rather than one a Linux
+// driver package installed inside the distribution (apt install nvidia-driver-*).
+bool IsWslDriverPath(std::string_view path);
+
+// Under WSL 2, a libcuda.so.1 or libnvidia-ml.so.1 outside /usr/lib/wsl/: a Linux driver installed
+// inside WSL, which shadows the Windows driver's libraries. It is a broken install, not the
+// driver: its version and its answers are not the Windows driver's.
+bool ShadowedByLinuxDriver(const DriverInfo& d);
+
 // Under WSL 2 the driver is the Windows one: its version numbers and minimums are Windows'.
 inline Os DriverOs(const Snapshot& s) { return s.driver.wsl ? Os::kWindows : s.platform.os; }
 

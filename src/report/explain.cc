@@ -9,14 +9,17 @@ namespace cudamatch {
 const std::vector<std::string_view>& ExplainTopics() {
   static const std::vector<std::string_view> kTopics = {
       "layers",  "driver", "toolkit",      "minor-compat", "cudnn",           "compute-capability",
-      "forward-compat", "nvidia-smi", "pairing", "wsl", "containers", "visible-devices", "mirrors", "nvidia-wheels", "extensions"};
+      "forward-compat", "nvidia-smi", "pairing", "wsl", "containers", "wsl-containers", "visible-devices", "mirrors", "nvidia-wheels", "extensions"};
   return kTopics;
 }
 
 // CUDA's error 804, CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE: "forward compatibility was
-// attempted on non supported HW" (explain.forward-compat.sources).
+// attempted on non supported HW" (explain.forward-compat.sources). Error 500,
+// cudaErrorSymbolNotFound / CUDA_ERROR_NOT_FOUND: "named symbol not found", in containers under
+// WSL 2 a driver library the container toolkit did not mount (explain.wsl-containers.sources).
 const std::vector<ExplainAlias>& ExplainAliases() {
   static const std::vector<ExplainAlias> kAliases = {
+      {"500", "wsl-containers", "CUDA error 500 (\"named symbol not found\"): the wsl-containers topic"},
       {"804", "forward-compat", "CUDA error 804 (\"forward compatibility was attempted on non supported HW\"): the forward-compat topic"}};
   return kAliases;
 }

@@ -186,6 +186,25 @@ TEST(Catalog, ConsistencyCheckFindsDisagreements) {
   EXPECT_NE(all.find("torchaudio 2.3.1 is not in companions.tsv"), std::string::npos) << all;
 }
 
+// A row of torch_complete.tsv says the platform's variant rows are every build of the release:
+// it needs the release and at least one variant row there.
+TEST(Catalog, ACompleteListNeedsItsReleaseAndItsVariantRows) {
+  std::string complete =
+      "torch\tplatform\tsource\tnotes\n"
+      "2.3.1\tmacos-x86_64\tpt-release-md\t\n"
+      "9.9.9\tlinux-aarch64\tpt-release-md\t\n";
+  std::vector<CatalogFile> files = EmbeddedCatalogFiles();
+  for (CatalogFile& f : files) {
+    if (f.name == "torch_complete.tsv") f.text = complete;
+  }
+  auto c = ParseCatalog(files);
+  ASSERT_TRUE(c.ok()) << c.error();
+  std::string all;
+  for (const std::string& p : CheckConsistency(*c)) all += p + "\n";
+  EXPECT_NE(all.find("torch_complete.tsv:2: torch 2.3.1 has no variant row for macos-x86_64"), std::string::npos) << all;
+  EXPECT_NE(all.find("torch_complete.tsv:3: torch 9.9.9 has no release row"), std::string::npos) << all;
+}
+
 TEST(Catalog, GapsStayUnknown) {
   // Still unknown: the aarch64 arch lists of 2.5-2.8 (no release-branch script read), and
   // torch 2.15.0's torchvision, Python range and variants (only its month and torchaudio known).

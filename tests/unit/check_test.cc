@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
+#include "catalog/query.h"
 #include "tests/unit/test_util.h"
 
 namespace cudamatch {
@@ -223,6 +226,75 @@ TEST(Check, UnknownMacosDefaultSuggestsNoCudaVariant) {
     macos_gap = macos_gap || n.id == "gap.default_macos";
   }
   EXPECT_TRUE(macos_gap);
+}
+
+// index-tts/index-tts#556: on a DGX Spark (GB10), uv failed with "torch==2.8.0+cu128 @
+// https://download.pytorch.org/whl/cu128 can't be installed because it doesn't have a source
+// distribution or wheel for the current platform"; no GPU fix in the thread. PyTorch built 2.8
+// for linux-aarch64 as cpu and cu129 only (test-infra release/2.8 CUDA_AARCH64_ARCHES
+// ["12.9-aarch64"]; pytorch/pytorch#162364 added aarch64 cu128 after 2.8), and torch_complete.tsv
+// says that list is complete: the build does not exist, with the builds that do and an index
+// command for the CUDA one, instead of "not in the catalog ... may know it" and "consistent".
+MachineSpec DgxSpark() {
+  MachineSpec s;
+  s.platform = Platform{Os::kLinux, Arch::kAarch64};
+  s.gpus = {ComputeCapability::Parse("12.1").value()};
+  s.gpu_names = {"NVIDIA GB10"};
+  s.has_nvidia_gpu = true;
+  s.driver = DriverVersion::Parse("580.95.05").value();
+  return s;
+}
+
+const Problem* Find(const CheckResult& r, const std::string& id) {
+  for (const Problem& p : r.problems) {
+    if (p.id == id) return &p;
+  }
+  return nullptr;
+}
+
+std::string Arg(const MessageArgs& args, const std::string& name) {
+  for (const auto& [k, v] : args) {
+    if (k == name) return v.value_or("");
+  }
+  return "";
+}
+
+TEST(Check, AVariantMissingFromACompleteListDoesNotExist) {
+  ASSERT_NE(CompleteVariantList(TheCatalog(), Pep440::Parse("2.8.0").value(), "linux-aarch64"), nullptr);
+  PinSet tagged = ParsePinArgs({"torch==2.8.0+cu128"}).value();
+  PinSet indexed = ParseRequirements("requirements.txt", "--index-url https://download.pytorch.org/whl/cu128\ntorch==2.8.0\n", nullptr);
+  for (const PinSet& pins : {tagged, indexed}) {
+    CheckResult r = CheckPins(TheCatalog(), DgxSpark(), pins);
+    EXPECT_FALSE(r.ok());
+    const Problem* p = Find(r, "check.no_such_build");
+    ASSERT_NE(p, nullptr);
+    EXPECT_EQ(Arg(p->args, "candidate"), "2.8.0+cu128");
+    EXPECT_EQ(Arg(p->args, "list"), "cpu, cu129");
+    EXPECT_EQ(Arg(p->args, "variant"), "cu129");
+    EXPECT_NE(Arg(p->args, "command").find("torch==2.8.0 --index-url https://download.pytorch.org/whl/cu129"), std::string::npos)
+        << Arg(p->args, "command");
+    EXPECT_NE(Arg(p->args, "source").find("generate_binary_build_matrix.py"), std::string::npos);
+    for (const Reason& n : r.notes) {
+      EXPECT_NE(n.id, "gap.variant");  // not "may know it"
+      EXPECT_NE(n.id, "gap.judged");   // not judged from CUDA 12.8 as if it could be installed
+    }
+    for (const std::string& c : r.corrected) EXPECT_EQ(c.find("+cu128"), std::string::npos) << c;
+  }
+}
+
+// Where no row marks the platform's list complete, a variant missing from it stays unknown:
+// 2.9.0's linux-aarch64 list (its cu129 was dropped and brought back around the release) and
+// 2.8.0's linux-x86_64 list (its XPU build has no row) are not marked.
+TEST(Check, AVariantMissingFromAnUnmarkedListStaysUnknown) {
+  ASSERT_EQ(CompleteVariantList(TheCatalog(), Pep440::Parse("2.9.0").value(), "linux-aarch64"), nullptr);
+  CheckResult aarch64 = CheckPins(TheCatalog(), DgxSpark(), ParsePinArgs({"torch==2.9.0+cu129"}).value());
+  EXPECT_FALSE(Has(aarch64, "check.no_such_build"));
+  EXPECT_TRUE(std::any_of(aarch64.notes.begin(), aarch64.notes.end(), [](const Reason& n) { return n.id == "gap.variant"; }));
+  MachineSpec x86;
+  x86.platform = Platform{Os::kLinux, Arch::kX86_64};
+  CheckResult xpu = CheckPins(TheCatalog(), x86, ParsePinArgs({"torch==2.8.0+xpu"}).value());
+  EXPECT_FALSE(Has(xpu, "check.no_such_build"));
+  EXPECT_TRUE(std::any_of(xpu.notes.begin(), xpu.notes.end(), [](const Reason& n) { return n.id == "gap.variant"; }));
 }
 
 }  // namespace

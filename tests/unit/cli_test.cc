@@ -124,7 +124,7 @@ TEST(Cli, TableWithFilters) {
 TEST(Cli, CatalogShowsDateCountsAndSources) {
   auto j = nlohmann::json::parse(RunCudamatch({"catalog", "--json"}).out);
   EXPECT_FALSE(j["data_date"].get<std::string>().empty());
-  EXPECT_EQ(j["tables"].size(), 19u);
+  EXPECT_EQ(j["tables"].size(), 20u);
   EXPECT_GT(j["sources"].size(), 50u);
   // Per-platform counts, each platform with rows once, x86_64 Linux first.
   ASSERT_GE(j["platforms"].size(), 4u);

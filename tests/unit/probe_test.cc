@@ -154,6 +154,26 @@ TEST(DriverProbe, MismatchWslContainerAndVisibleDevices) {
   EXPECT_FALSE(ws.driver.userspace_version.has_value());
 }
 
+// microsoft/WSL#5265: a Linux driver installed inside WSL 2 puts its libcuda in front of the
+// Windows driver's. Its version is not the driver's, and its libcuda is not asked for the
+// driver's CUDA (it, not the Windows driver, could be the one that answers).
+TEST(DriverProbe, ALinuxLibcudaInsideWslIsNotTheDriver) {
+  Machine w;
+  w.fs.AddFile("/proc/version", "Linux version 5.15.153.1-microsoft-standard-WSL2 (root@1) #1 SMP\n");
+  w.fs.AddFile("/usr/lib/wsl/lib/libcuda.so.1", "");
+  w.fs.AddFile("/dev/dxg", "");
+  w.fs.AddFile("/usr/lib/x86_64-linux-gnu/libcuda.so.440.82", "");
+  w.fs.AddSymlink("/usr/lib/x86_64-linux-gnu/libcuda.so.1", "libcuda.so.440.82");
+  w.nvml.init = Err(std::string("Driver Not Loaded"));
+  w.cuda.result = 10020;  // what libcuda.so.440.82's cuDriverGetVersion gives
+  Snapshot s = Take(w.Input());
+  EXPECT_TRUE(s.driver.wsl);
+  EXPECT_FALSE(s.driver.userspace_version.has_value());  // no driver store in this image
+  EXPECT_EQ(s.driver.libcuda_paths.size(), 2u);
+  EXPECT_EQ(w.cuda.calls, 0);
+  EXPECT_TRUE(!s.driver.cuda || s.driver.cuda->MajorMinor() != "10.2");
+}
+
 TEST(GpuProbe, PciFallbackIdentifiesTheGpuFromTheCatalog) {
   Machine m;
   m.fs.AddFile("/sys/bus/pci/devices/0000:01:00.0/vendor", "0x10de\n");

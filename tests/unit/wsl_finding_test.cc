@@ -56,6 +56,28 @@ TEST(WslWindowsDriver, TheWslFixtureSaysTheGpuIsTheWindowsDrivers) {
   }
 }
 
+// microsoft/WSL#5265: `sudo apt install nvidia-driver-440 nvidia-utils-440` inside WSL 2, then
+// nvidia-smi "couldn't communicate with the NVIDIA driver". The Linux libcuda 440.82 in
+// /usr/lib/x86_64-linux-gnu is a broken install, not the driver: the driver stays the Windows one
+// (566.36, from the driver store), and the one cause is one finding, wsl.linux_driver; torch is
+// not judged against the shadowing library's CUDA 10.x (no torch.driver_too_old).
+TEST(WslLinuxDriver, ALinuxDriverInsideWslIsOneFindingAndNotTheDriver) {
+  if (testing::kWindowsBuild) GTEST_SKIP() << testing::kLinuxTreeSkip;
+  Snapshot s = Probe("wsl-linux-driver", {{"VIRTUAL_ENV", "/home/erin/ml/.venv"}, {"WSL_DISTRO_NAME", "Ubuntu-22.04"}});
+  ASSERT_TRUE(s.driver.userspace_version.has_value());
+  EXPECT_EQ(s.driver.userspace_version->text, "566.36");
+  EXPECT_NE(s.driver.userspace_source.find("nvcuda64.dll"), std::string::npos) << s.driver.userspace_source;
+  EXPECT_NE(std::find(s.driver.libcuda_paths.begin(), s.driver.libcuda_paths.end(), "/usr/lib/x86_64-linux-gnu/libcuda.so.1"),
+            s.driver.libcuda_paths.end());
+  std::vector<Finding> findings = Diagnose(s, testing::TheCatalog());
+  const Finding* f = Find(findings, "wsl.linux_driver");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->severity, Severity::kError);
+  EXPECT_TRUE(HasEvidence(*f, "evidence.linux_driver_library", "/usr/lib/x86_64-linux-gnu/libcuda.so.1"));
+  EXPECT_EQ(Find(findings, "torch.driver_too_old"), nullptr);
+  EXPECT_EQ(std::count_if(findings.begin(), findings.end(), [](const Finding& x) { return x.severity == Severity::kError; }), 1);
+}
+
 TEST(WslWindowsDriver, ALinuxMachineHasNone) {
   if (testing::kWindowsBuild) GTEST_SKIP() << testing::kLinuxTreeSkip;
   Snapshot s = Probe("gpu-server", {});
