@@ -33,12 +33,35 @@ DeferFn DeferTable(Table<T> Catalog::*member) {
       if (auto e = ParseInto(spec, file, scratch, sized)) throw std::runtime_error("catalog: " + e->message);
       return std::move(scratch.*member).Take();
     });
-    // The text is split into lines once, for every part read from it.
+    // The text is split into lines, and the rows' first cells taken, once for every part read.
     auto lines = std::make_shared<std::optional<std::vector<TsvLine>>>();
-    (c.*member).DeferParts([&spec, file, member, lines](const TsvKeep& keep) {
+    auto keys = std::make_shared<std::optional<std::vector<std::string_view>>>();
+    auto read_keys = [file, lines, keys]() -> const std::vector<std::string_view>& {
       if (!*lines) *lines = TsvLines(file.text);
+      if (!*keys) {
+        std::vector<std::string_view> k;
+        k.reserve((*lines)->size());
+        for (size_t i = 1; i < (*lines)->size(); ++i) {  // the first line is the header
+          std::string_view line = (**lines)[i].text;
+          k.push_back(line.substr(0, line.find('\t')));
+        }
+        *keys = std::move(k);
+      }
+      return **keys;
+    };
+    (c.*member).DeferParts([&spec, file, member, lines, read_keys](const TsvKeep& keep) {
+      const std::vector<std::string_view>& k = read_keys();
+      if ((*lines)->empty()) return std::vector<T>{};
+      std::vector<TsvLine> kept = {(**lines)[0]};  // the header, then the rows `keep` accepts
+      std::string_view last;
+      bool take = false;
+      for (size_t i = 0; i < k.size(); ++i) {
+        if (i == 0 || k[i] != last) take = keep(k[i]);  // asked once for a run of rows with one first cell
+        last = k[i];
+        if (take) kept.push_back((**lines)[i + 1]);
+      }
       Catalog scratch;
-      if (auto e = ParseInto(spec, file, scratch, nullptr, keep, &**lines)) throw std::runtime_error("catalog: " + e->message);
+      if (auto e = ParseInto(spec, file, scratch, nullptr, nullptr, &kept)) throw std::runtime_error("catalog: " + e->message);
       return std::move(scratch.*member).Take();
     });
     (c.*member).DeferRows([&spec, file, member, lines](size_t index) {
@@ -51,16 +74,7 @@ DeferFn DeferTable(Table<T> Catalog::*member) {
       if (rows.size() != 1) throw std::runtime_error("catalog: " + std::string(spec.file) + ": row " + std::to_string(index + 1) + " is not one row");
       return std::move(rows.front());
     });
-    (c.*member).DeferKeys([file, lines] {
-      if (!*lines) *lines = TsvLines(file.text);
-      std::vector<std::string_view> keys;
-      keys.reserve((*lines)->size());
-      for (size_t i = 1; i < (*lines)->size(); ++i) {  // the first line is the header
-        std::string_view line = (**lines)[i].text;
-        keys.push_back(line.substr(0, line.find('\t')));
-      }
-      return keys;
-    });
+    (c.*member).DeferKeys([read_keys] { return read_keys(); });
   };
 }
 

@@ -1,6 +1,7 @@
 #include "core/memo_fs.h"
 
 #include <cerrno>
+#include <cstdint>
 #include <cstring>
 #include <map>
 #include <unordered_map>
@@ -27,9 +28,10 @@ class MemoFs : public Fs {
     if (file != reads_.end()) {
       if (auto it = file->second.find(max_bytes); it != file->second.end()) return it->second;
     }
-    if (ProvenMissing(path)) return NotFound(path);
+    Entry& e = At(path);
+    if (ProvenMissing(e, path)) return NotFound(path);
     Result<std::string> r = inner_->Read(path, max_bytes);
-    if (!r && Learning(path)) LStat(path);  // a missing file is learned
+    if (!r && Learning(e, path)) LStat(e, path);  // a missing file is learned
     size_t size = r ? r->size() : 0;
     if (size <= kMaxFileBytes && bytes_ + size <= kMaxBytes) {
       bytes_ += size;
@@ -38,14 +40,15 @@ class MemoFs : public Fs {
     return r;
   }
   Result<std::unique_ptr<RandomAccessFile>> Open(std::string_view path) const override {
-    if (ProvenMissing(path)) return NotFound(path);
+    if (ProvenMissing(At(path), path)) return NotFound(path);
     return inner_->Open(path);
   }
   Result<std::vector<std::string>> List(std::string_view path) const override {
     return Once(lists_, path, [&]() -> Result<std::vector<std::string>> {
-      if (!Learning(path)) return inner_->List(path);
+      Entry& e = At(path);
+      if (!Learning(e, path)) return inner_->List(path);
       std::string_view dir = path;
-      FileInfo own = Stat(path);  // before the listing: a change after it is seen in the times
+      FileInfo own = Stat(e, path);  // before the listing: a change after it is seen in the times
       if (!own.exists()) return NotFound(path);
       if (own.type != FileType::kDirectory) return inner_->List(path);
       if (const auto* names = proofs_->Listing(dir, own)) return *names;
@@ -55,24 +58,8 @@ class MemoFs : public Fs {
     });
   }
   // What lstat says, unless the path is a link: one call for the two questions.
-  FileInfo Stat(std::string_view path) const override {
-    return Once(stats_, path, [&] {
-      FileInfo own = LStat(path);
-      return own.type == FileType::kSymlink ? inner_->Stat(path) : own;
-    });
-  }
-  FileInfo LStat(std::string_view path) const override {
-    return Once(lstats_, path, [&] {
-      if (ProvenMissing(path)) return FileInfo{};
-      FileInfo info = inner_->LStat(path);
-      if (!info.exists() && Learning(path)) {
-        std::string_view dir = Dirname(path);
-        FileInfo parent = Stat(dir);  // the directory the name is looked up in; a missing one is learned in its parent
-        if (parent.type == FileType::kDirectory) proofs_->LearnMissing(dir, parent, Basename(path));
-      }
-      return info;
-    });
-  }
+  FileInfo Stat(std::string_view path) const override { return Stat(At(path), path); }
+  FileInfo LStat(std::string_view path) const override { return LStat(At(path), path); }
   Result<std::string> ReadLink(std::string_view path) const override {
     return Once(links_, path, [&] { return inner_->ReadLink(path); });
   }
@@ -93,8 +80,51 @@ class MemoFs : public Fs {
   std::vector<Unreadable> unreadable() const override { return inner_->unreadable(); }
 
  private:
+  // What the memo knows of one path, found with one lookup: its lstat and stat, and the answers
+  // about proofs that every path below a directory asks again.
+  struct Entry {
+    FileInfo lstat, stat;
+    bool have_lstat = false, have_stat = false;
+    int8_t learning = -1;       // Learning(path); -1: not asked yet
+    int8_t known = -1;          // proofs_->Knows(path)
+    int8_t missing_below = -1;  // ProvenBelow(path), for a directory no proof names
+  };
+  Entry& At(std::string_view path) const {
+    auto it = entries_.find(path);
+    if (it == entries_.end()) it = entries_.emplace(std::string(path), Entry{}).first;
+    return it->second;  // stays where it is while entries are added (a node-based map)
+  }
+
+  FileInfo Stat(Entry& e, std::string_view path) const {
+    if (!e.have_stat) {
+      FileInfo own = LStat(e, path);
+      e.stat = own.type == FileType::kSymlink ? inner_->Stat(path) : own;
+      e.have_stat = true;
+    }
+    return e.stat;
+  }
+  FileInfo LStat(Entry& e, std::string_view path) const {
+    if (e.have_lstat) return e.lstat;
+    FileInfo info;
+    if (!ProvenMissing(e, path)) {
+      info = inner_->LStat(path);
+      if (!info.exists() && Learning(e, path)) {
+        std::string_view dir = Dirname(path);
+        FileInfo parent = Stat(dir);  // the directory the name is looked up in; a missing one is learned in its parent
+        if (parent.type == FileType::kDirectory) proofs_->LearnMissing(dir, parent, Basename(path));
+      }
+    }
+    e.lstat = info;
+    e.have_lstat = true;
+    return info;
+  }
+
   // Whether proofs may answer for `path`: an absolute, normalized path outside /proc, /sys, /dev.
-  bool Learning(std::string_view path) const {
+  bool Learning(Entry& e, std::string_view path) const {
+    if (e.learning < 0) e.learning = LearningPath(path) ? 1 : 0;
+    return e.learning == 1;
+  }
+  bool LearningPath(std::string_view path) const {
     if (proofs_ == nullptr || path.size() < 2 || !IsNormalPath(path)) return false;
     for (std::string_view pseudo : {"/proc", "/sys", "/dev"}) {
       if (path.substr(0, pseudo.size()) == pseudo && (path.size() == pseudo.size() || path[pseudo.size()] == '/')) return false;
@@ -102,19 +132,19 @@ class MemoFs : public Fs {
     return true;
   }
   // A path an earlier run saw missing in a directory that lstat says is as it was, or below one.
-  bool ProvenMissing(std::string_view path) const { return Learning(path) && ProvenBelow(path); }
+  bool ProvenMissing(Entry& e, std::string_view path) const { return Learning(e, path) && ProvenBelow(path); }
   bool ProvenBelow(std::string_view path) const {  // `path` as Learning() takes it
     std::string_view dir = Dirname(path);
-    if (proofs_->Knows(dir)) {
-      FileInfo parent = Stat(dir);
+    Entry& d = At(dir);
+    if (d.known < 0) d.known = proofs_->Knows(dir) ? 1 : 0;
+    if (d.known == 1) {
+      FileInfo parent = Stat(d, dir);
       return !parent.exists() || proofs_->ProvesMissing(dir, parent, Basename(path));
     }
     if (dir.size() <= 1) return false;
     // The answer for a directory serves every path below it (asked once a run, like a stat).
-    if (auto it = dirs_missing_.find(dir); it != dirs_missing_.end()) return it->second;
-    bool missing = ProvenBelow(dir);
-    dirs_missing_.emplace(std::string(dir), missing);
-    return missing;
+    if (d.missing_below < 0) d.missing_below = ProvenBelow(dir) ? 1 : 0;
+    return d.missing_below == 1;
   }
   static Error NotFound(std::string_view path) { return Err(NormalizePath(path) + ": " + std::strerror(ENOENT)); }
 
@@ -134,12 +164,11 @@ class MemoFs : public Fs {
 
   std::unique_ptr<Fs> inner_;
   DirProofs* proofs_;
+  mutable PathMap<Entry> entries_;
   mutable PathMap<std::map<size_t, Result<std::string>>> reads_;  // per path, per byte limit
   mutable size_t bytes_ = 0;
   mutable PathMap<Result<std::vector<std::string>>> lists_;
-  mutable PathMap<FileInfo> stats_, lstats_;
   mutable PathMap<Result<std::string>> links_, resolved_;
-  mutable PathMap<bool> dirs_missing_;  // ProvenBelow of directories no proof names
 };
 
 }  // namespace
