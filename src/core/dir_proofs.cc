@@ -1,8 +1,9 @@
 #include "core/dir_proofs.h"
 
 #include <algorithm>
-#include <charconv>
 #include <iterator>
+#include <limits>
+#include <type_traits>
 #include <utility>
 
 #include "core/text.h"
@@ -21,13 +22,25 @@ bool Same(const FileInfo& a, const FileInfo& b) {
 
 bool Plain(std::string_view s) { return !s.empty() && s.find('\n') == std::string_view::npos; }
 
+// The decimal number before the next space (digits, for a signed type an optional '-'), and
+// the rest after that space; false for anything else or a value out of range.
 template <typename T>
 bool Number(std::string_view& rest, T& out) {
-  size_t sp = rest.find(' ');
-  if (sp == std::string_view::npos) return false;
-  auto r = std::from_chars(rest.data(), rest.data() + sp, out);
-  if (r.ec != std::errc() || r.ptr != rest.data() + sp) return false;
-  rest.remove_prefix(sp + 1);
+  size_t i = 0;
+  bool negative = std::is_signed_v<T> && !rest.empty() && rest[0] == '-';
+  if (negative) ++i;
+  using U = std::make_unsigned_t<T>;
+  const U limit = negative ? U(std::numeric_limits<T>::max()) + 1 : U(std::numeric_limits<T>::max());
+  U value = 0;
+  size_t digits = 0;
+  for (; i < rest.size() && rest[i] >= '0' && rest[i] <= '9'; ++i, ++digits) {
+    U d = static_cast<U>(rest[i] - '0');
+    if (value > (limit - d) / 10) return false;
+    value = value * 10 + d;
+  }
+  if (digits == 0 || i >= rest.size() || rest[i] != ' ') return false;
+  out = negative ? static_cast<T>(U(0) - value) : static_cast<T>(value);
+  rest.remove_prefix(i + 1);
   return true;
 }
 

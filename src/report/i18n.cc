@@ -51,9 +51,11 @@ class Table {
   explicit Table(size_t expected = 0) : slots_(Capacity(expected)) {}
   // false when `id` is there already.
   bool Add(std::string_view id, std::string_view text) {
-    if (!slots_[Find(id)].id.empty()) return false;
-    if (2 * (++size_) > slots_.size()) Grow();
-    slots_[Find(id)] = Slot{id, text};
+    if (2 * (size_ + 1) > slots_.size()) Grow();
+    Slot& slot = slots_[Find(id)];  // one hash: the table is grown before, never while, it is looked up
+    if (!slot.id.empty()) return false;
+    slot = Slot{id, text};
+    ++size_;
     return true;
   }
   void Set(std::string_view id, std::string_view text) { slots_[Find(id)].text = text; }
