@@ -49,7 +49,7 @@ DeferFn DeferTable(Table<T> Catalog::*member) {
       }
       return **keys;
     };
-    (c.*member).DeferParts([&spec, file, member, lines, read_keys](const TsvKeep& keep) {
+    (c.*member).DeferParts([&spec, file, member, lines, read_keys](const TsvKeep& keep, std::string_view second) {
       const std::vector<std::string_view>& k = read_keys();
       if ((*lines)->empty()) return std::vector<T>{};
       std::vector<TsvLine> kept = {(**lines)[0]};  // the header, then the rows `keep` accepts
@@ -58,7 +58,13 @@ DeferFn DeferTable(Table<T> Catalog::*member) {
       for (size_t i = 0; i < k.size(); ++i) {
         if (i == 0 || k[i] != last) take = keep(k[i]);  // asked once for a run of rows with one first cell
         last = k[i];
-        if (take) kept.push_back((**lines)[i + 1]);
+        if (!take) continue;
+        const TsvLine& line = (**lines)[i + 1];
+        if (!second.empty()) {
+          std::string_view rest = line.text.substr(k[i].size() + 1 > line.text.size() ? line.text.size() : k[i].size() + 1);
+          if (rest.substr(0, rest.find('\t')) != second) continue;
+        }
+        kept.push_back(line);
       }
       Catalog scratch;
       if (auto e = ParseInto(spec, file, scratch, nullptr, nullptr, &kept)) throw std::runtime_error("catalog: " + e->message);

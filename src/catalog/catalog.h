@@ -249,8 +249,9 @@ class Table {
   using Loader = std::function<std::vector<T>()>;
   using const_iterator = typename std::vector<T>::const_iterator;
 
-  // Reads only the rows whose first cell `keep` accepts (it throws when they do not parse).
-  using PartLoader = std::function<std::vector<T>(const std::function<bool(std::string_view)>& keep)>;
+  // Reads only the rows whose first cell `keep` accepts and whose second cell is `second` (any,
+  // when empty); it throws when they do not parse.
+  using PartLoader = std::function<std::vector<T>(const std::function<bool(std::string_view)>& keep, std::string_view second)>;
 
   // The rows come from `load` when first read (it throws when they do not parse).
   void Defer(Loader load) { load_ = std::move(load); }
@@ -258,18 +259,19 @@ class Table {
   void DeferParts(PartLoader load) { part_load_ = std::move(load); }
   bool parsed() const { return !load_; }
 
-  // While the table is unparsed: the rows whose first cell `keep` accepts, in table order, read
-  // without parsing the others and kept under `key` (one key, one `keep`). nullptr once the table
-  // is parsed, when it cannot be read in parts, or after kMaxParts keys (a command that asks for
-  // many parts pays for the whole table once): then the caller reads rows() and filters them the
-  // same way.
-  const std::vector<T>* Part(const std::string& key, const std::function<bool(std::string_view)>& keep) const {
+  // While the table is unparsed: the rows whose first cell `keep` accepts (and whose second cell
+  // is `second`, unless that is empty), in table order, read without parsing the others and kept
+  // under `key` (one key, one `keep` and `second`). nullptr once the table is parsed, when it
+  // cannot be read in parts, or after kMaxParts keys (a command that asks for many parts pays for
+  // the whole table once): then the caller reads rows() and filters them the same way.
+  const std::vector<T>* Part(const std::string& key, const std::function<bool(std::string_view)>& keep,
+                             std::string_view second = {}) const {
     if (!load_ || !part_load_) return nullptr;
     for (const auto& [k, rows] : parts_) {
       if (k == key) return &rows;
     }
     if (parts_.size() >= kMaxParts) return nullptr;
-    parts_.emplace_back(key, part_load_(keep));
+    parts_.emplace_back(key, part_load_(keep, second));
     return &parts_.back().second;
   }
   // While the table is unparsed: the first cell of every row, in table order, read without

@@ -131,17 +131,18 @@ const TorchRelease* FindTorch(const Catalog& c, const Pep440& v) {
 std::vector<const TorchVariant*> VariantsOf(const Catalog& c, const Pep440& torch,
                                             std::string_view platform) {
   Pep440 pub = torch.WithoutLocal();
-  // While the table is unparsed, only the rows of this release are read (a doctor run asks for
-  // the installed torch's variants alone); each distinct version text is parsed once.
+  // While the table is unparsed, only the rows of this release on this platform are read (a
+  // doctor run asks for the installed torch's variants alone); each distinct version text is
+  // parsed once.
   std::string_view last_text;
   bool last_match = false;
-  const std::vector<TorchVariant>* part = c.torch_variants.Part(pub.ToString(), [&](std::string_view text) {
+  const std::vector<TorchVariant>* part = c.torch_variants.Part(pub.ToString() + "\t" + std::string(platform), [&](std::string_view text) {
     if (text.data() != nullptr && text == last_text) return last_match;
     last_text = text;
     if (auto plain = PlainReleaseEquals(text, pub)) return last_match = *plain;
     auto v = Pep440::Parse(text);
     return last_match = v && *v == pub;
-  });
+  }, platform);
   std::vector<const TorchVariant*> out;
   for (const TorchVariant& v : part != nullptr ? *part : c.torch_variants.rows()) {
     if (v.platform == platform && v.torch == pub) out.push_back(&v);

@@ -35,7 +35,7 @@ bool Number(std::string_view& rest, T& out) {
   size_t digits = 0;
   for (; i < rest.size() && rest[i] >= '0' && rest[i] <= '9'; ++i, ++digits) {
     U d = static_cast<U>(rest[i] - '0');
-    if (value > (limit - d) / 10) return false;
+    if (digits >= 18 && value > (limit - d) / 10) return false;  // 18 digits never overflow 63 bits
     value = value * 10 + d;
   }
   if (digits == 0 || i >= rest.size() || rest[i] != ' ') return false;

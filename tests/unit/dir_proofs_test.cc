@@ -189,3 +189,40 @@ TEST(DirProofs, ProcSysAndDevAreAlwaysAsked) {
 
 }  // namespace
 }  // namespace cudamatch
+
+namespace cudamatch {
+namespace {
+
+// The numbers a proof is kept with come back whole at their extremes (device and inode to 2^64 - 1,
+// times before 1970), and a number one past its type's range makes the file unreadable.
+TEST(DirProofsFormat, NumbersAtTheirLimitsComeBackAndOnePastIsRefused) {
+  FileInfo dir{FileType::kDirectory, 4096, UINT64_MAX, UINT64_MAX - 1, -1'000'000'007, INT64_MIN + 1};
+  DirProofs first("/", Later());
+  first.LearnMissing("/opt/env", dir, "pyvenv.cfg");
+  std::string saved = first.Save();
+  EXPECT_NE(saved.find(" 18446744073709551615 18446744073709551614 4096 -1000000007 -9223372036854775807 /opt/env"), std::string::npos) << saved;
+  DirProofs second("/", Later());
+  ASSERT_TRUE(second.Load(saved));
+  EXPECT_TRUE(second.ProvesMissing("/opt/env", dir, "pyvenv.cfg"));
+  FileInfo other = dir;
+  other.inode = UINT64_MAX;
+  EXPECT_FALSE(second.ProvesMissing("/opt/env", other, "pyvenv.cfg"));
+
+  auto reframed = [](std::string text, const std::string& from, const std::string& to) {
+    size_t body = text.find('\n', text.find('\n') + 1) + 1;
+    std::string rest = text.substr(body);
+    rest.replace(rest.find(from), from.size(), to);
+    return text.substr(0, text.find('\n') + 1) + Hex16(Checksum64(rest)) + "\n" + rest;
+  };
+  DirProofs third("/", Later());
+  EXPECT_TRUE(third.Load(reframed(saved, "18446744073709551615 ", "18446744073709551615 ")));
+  DirProofs fourth("/", Later());
+  EXPECT_FALSE(fourth.Load(reframed(saved, "18446744073709551615 ", "18446744073709551616 ")));
+  DirProofs fifth("/", Later());
+  EXPECT_FALSE(fifth.Load(reframed(saved, "-9223372036854775807 ", "-9223372036854775809 ")));
+  DirProofs sixth("/", Later());
+  EXPECT_FALSE(sixth.Load(reframed(saved, " 4096 ", " -4096 ")));  // a size is never negative
+}
+
+}  // namespace
+}  // namespace cudamatch
