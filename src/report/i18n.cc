@@ -33,13 +33,17 @@ namespace {
 
 std::string Unescape(std::string_view text) {
   std::string out;
-  for (size_t i = 0; i < text.size(); ++i) {
-    if (text[i] == '\\' && i + 1 < text.size()) {
-      char c = text[++i];
-      out += c == 'n' ? '\n' : c == 't' ? '\t' : c;
-    } else {
-      out += text[i];
+  out.reserve(text.size());
+  while (!text.empty()) {
+    size_t slash = text.find('\\');
+    if (slash == std::string_view::npos || slash + 1 == text.size()) {  // a last lone backslash stays
+      out.append(text);
+      break;
     }
+    out.append(text.substr(0, slash));
+    char c = text[slash + 1];
+    out += c == 'n' ? '\n' : c == 't' ? '\t' : c;
+    text.remove_prefix(slash + 2);
   }
   return out;
 }
