@@ -135,9 +135,11 @@ void ReadTorchLibs(const Fs& fs, PythonEnv& env, Trail& trail) {
     cuda_lib = cuda_lib || StartsWith(name, "libtorch_cuda");
     it->second.binaries.push_back(ReadBinary(fs, path, trail));
   }
-  // torch 1.4 and older: no libtorch_cuda.so nor libtorch_cpu.so, the CUDA code is libtorch.so's.
+  // A CUDA build of torch 1.4 and older: no libtorch_cuda.so nor libtorch_cpu.so, the CUDA code
+  // is libtorch.so's. (A CPU build is not asked: it costs an environment's entry two more stats of
+  // links on every run, as Debian's python3-torch.)
   std::string monolith = site + "/torch/lib/libtorch.so";
-  if (!cuda_lib && !fs.IsFile(site + "/torch/lib/libtorch_cpu.so") && fs.IsFile(monolith)) {
+  if (!cuda_lib && it->second.cuda && !fs.IsFile(site + "/torch/lib/libtorch_cpu.so") && fs.IsFile(monolith)) {
     it->second.binaries.push_back(ReadBinary(fs, monolith, trail));
   }
   // libtorch_nvshmem.so links NVSHMEM (libnvshmem_host.so.3): read for what it links; the device

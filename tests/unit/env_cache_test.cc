@@ -338,17 +338,6 @@ TEST_F(EnvCacheTest, ADistributionRemovedReinstalledOrFinishedIsSeen) {
   }
 }
 
-// What a shell command prints (popen).
-std::string ShellOutput(const std::string& command) {
-  std::string out;
-  if (FILE* p = popen(command.c_str(), "r")) {
-    char buf[256];
-    for (size_t n; (n = fread(buf, 1, sizeof buf, p)) > 0;) out.append(buf, n);
-    pclose(p);
-  }
-  return out;
-}
-
 // What decides nothing costs no stat on the next run: a shared object a finished dist-info's
 // RECORD lists that links no CUDA library (orjson's, a real ELF object g++ builds here), and
 // the RECORD an egg-info never has (setuptools and dpkg write none: Debian's dist-packages has
@@ -369,8 +358,7 @@ TEST_F(EnvCacheTest, PlainObjectsOfAFinishedDistributionAndEggInfoRecordsAreNoDe
     std::ofstream(dist + "/INSTALLER") << "pip\n";
     std::ofstream(dist + "/WHEEL") << "Wheel-Version: 1.0\nGenerator: maturin (1.7.0)\nRoot-Is-Purelib: false\n"
                                       "Tag: cp311-cp311-manylinux_2_17_x86_64\n";
-    std::string hash = "sha256=" + ShellOutput("sha256sum '" + so +
-                                                       "' | cut -c1-64 | xxd -r -p | base64 | tr '+/' '-_' | tr -d '=\\n'");
+    std::string hash = testing::RecordHash(so);
     std::ofstream(dist + "/RECORD") << "orjson-3.10.7.dist-info/INSTALLER,,\n"
                                        "orjson-3.10.7.dist-info/METADATA,,\n"
                                        "orjson-3.10.7.dist-info/WHEEL,,\n"

@@ -24,16 +24,6 @@ using nlohmann::json;
 using testing::RunCudamatch;
 using testing::TempDir;
 
-std::string Shell(const std::string& command) {
-  std::string out;
-  if (FILE* p = popen(command.c_str(), "r")) {
-    char buf[256];
-    for (size_t n; (n = fread(buf, 1, sizeof buf, p)) > 0;) out.append(buf, n);
-    pclose(p);
-  }
-  return out;
-}
-
 // A shared object at `out` with SONAME `soname` that links each of `needed` by soname, with
 // `rpath` as DT_RPATH (`runpath` false) or DT_RUNPATH. Stub libraries carrying the needed
 // sonames are linked against in a scratch directory and not kept. False without gcc.
@@ -58,8 +48,7 @@ bool BuildLibrary(const TempDir& tmp, const std::string& out, const std::string&
 
 // A RECORD line as pip writes it: path,sha256=<urlsafe base64, no padding>,size.
 std::string RecordLine(const std::string& file, const std::string& rel) {
-  std::string hash = Shell("sha256sum '" + file + "' | cut -c1-64 | xxd -r -p | base64 | tr '+/' '-_' | tr -d '=\\n'");
-  return rel + ",sha256=" + hash + "," + std::to_string(stdfs::file_size(file)) + "\n";
+  return rel + "," + testing::RecordHash(file) + "," + std::to_string(stdfs::file_size(file)) + "\n";
 }
 
 struct DoctorOut {

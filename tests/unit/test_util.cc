@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -44,6 +45,17 @@ std::vector<std::string> EmulatorCommand() {
   std::istringstream in(CUDAMATCH_EMULATOR);  // "" natively; "qemu-aarch64-static <loader> ..." cross
   for (std::string w; in >> w;) words.push_back(w);
   return words;
+}
+
+std::string RecordHash(const std::string& file) {
+  std::string command = "sha256sum '" + file + "' | cut -c1-64 | xxd -r -p | base64 | tr '+/' '-_' | tr -d '=\\n'";
+  std::string out;
+  if (FILE* p = popen(command.c_str(), "r")) {
+    char buf[256];
+    for (size_t n; (n = fread(buf, 1, sizeof buf, p)) > 0;) out.append(buf, n);
+    pclose(p);
+  }
+  return "sha256=" + out;
 }
 
 std::string BinaryForShell() {

@@ -43,6 +43,9 @@ std::vector<std::string> EmulatorCommand();
 // The cudamatch binary as words for a shell command line, quoted: behind the emulator under a
 // cross build ("'qemu-aarch64-static' ... '/build/cudamatch'"), else the binary alone.
 std::string BinaryForShell();
+// The hash of `file` as pip writes it in a RECORD line: "sha256=" and the digest in URL-safe
+// base64 without padding (sha256sum, xxd and base64 through a shell).
+std::string RecordHash(const std::string& file);
 // Runs the cudamatch binary with exactly these environment variables (and CUDAMATCH_NO_OPENAT2,
 // CUDAMATCH_CACHE_DIR and CUDAMATCH_CACHE when the test itself runs with them). With
 // `stdout_fd` >= 0, the binary's stdout is that descriptor and `out` stays empty.
