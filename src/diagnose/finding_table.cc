@@ -28,6 +28,7 @@ void CheckTorchUnknown(const Snapshot& s, const Catalog& c, const PlanQuery& pla
 void CheckTorchBeyondCatalog(const Snapshot& s, const Catalog& c, const PlanQuery& plans, std::vector<Finding>& out);
 void CheckTorchFileList(const Snapshot& s, const Catalog& c, const PlanQuery& plans, std::vector<Finding>& out);
 void CheckExtensionKernels(const Snapshot& s, const Catalog& c, const PlanQuery& plans, std::vector<Finding>& out);
+void CheckCudaPackageDriver(const Snapshot& s, const Catalog& c, const PlanQuery& plans, std::vector<Finding>& out);
 void CheckExtensionRuntime(const Snapshot& s, const Catalog& c, const PlanQuery& plans, std::vector<Finding>& out);
 void CheckExtensionPins(const Snapshot& s, const Catalog& c, const PlanQuery& plans, std::vector<Finding>& out);
 void CheckExtensionAbi(const Snapshot& s, const Catalog& c, const PlanQuery& plans, std::vector<Finding>& out);
@@ -87,6 +88,8 @@ const std::vector<FindingDecl>& FindingTable() {
       {"torch.not_in_catalog", I, CheckTorchUnknown, kEnv},
       {"torch.kernels_differ", I, CheckTorchFileList, kEnv},
       {"ext.no_kernels", E, CheckExtensionKernels, kEnv},
+      {"cudapkg.no_kernels", E, CheckExtensionKernels, kEnv},
+      {"cudapkg.driver_too_old", E, CheckCudaPackageDriver, kEnv},
       {"ext.cuda_major", E, CheckExtensionRuntime, kEnv},
       {"ext.cudnn_major", E, CheckExtensionRuntime, kEnv},
       {"ext.torch_pin", E, CheckExtensionPins, kEnv},

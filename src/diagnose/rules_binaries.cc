@@ -11,6 +11,7 @@
 #include "diagnose/rule_fns.h"
 #include "diagnose/summary.h"
 #include "probe/parsers.h"
+#include "probe/wsl.h"
 
 namespace cudamatch {
 
@@ -162,14 +163,17 @@ void CheckExtensionKernels(const Snapshot& s, const Catalog&, const PlanQuery&, 
         if (!gpu.cc) continue;
         for (const BinaryInfo& lib : ext.libs) {
           if (!lib.code || FitCode(*lib.code, *gpu.cc).fit != KernelFit::kNone) continue;
-          out.push_back(EmitFor(s, env, "ext.no_kernels",
+          // A CUDA package that neither links nor requires torch is built by its own build system:
+          // no torch extension rebuild (TORCH_CUDA_ARCH_LIST) is its fix.
+          bool of_torch = ext.LinksTorch() || !ext.torch_pins.empty();
+          out.push_back(EmitFor(s, env, of_torch ? "ext.no_kernels" : "cudapkg.no_kernels",
                                 {{"env", env.prefix}, {"package", ExtLabel(ext)}, {"gpu", gpu.name},
                                  {"gpus", GroupLabel(s.gpus, group)}, {"count", std::to_string(group.members.size())},
                                  {"sm", gpu.cc->Sm()},
                                  {"file", lib.path}, {"list", FatbinCodeNames(*lib.code)}},
                                 {Ev("evidence.gpu_cc", {{"gpu", gpu.name}, {"cc", gpu.cc->ToString()}, {"source", gpu.cc_source}}),
                                  CodeEvidence(lib.path, *lib.code)},
-                                "extensions", RebuildNeed(s, env, ext, gpu.cc->ToString())));
+                                "extensions", of_torch ? RebuildNeed(s, env, ext, gpu.cc->ToString()) : RemedyNeed{}));
           break;  // one finding per package and GPU
         }
       }
@@ -184,6 +188,9 @@ void CheckExtensionRuntime(const Snapshot& s, const Catalog&, const PlanQuery&, 
       if (auto m = SonameMajor(r.soname, "libcudnn")) torch_cudnn = *m;
     }
     for (const ExtensionInfo& ext : env.extensions) {
+      // A CUDA package (cupy, bitsandbytes' ctypes libraries) loads its own CUDA runtime beside
+      // torch's; only what is built against torch must share torch's CUDA and cuDNN majors.
+      if (!ext.LinksTorch()) continue;
       for (const BinaryInfo& lib : ext.libs) {
         auto cudart = NeededMajor(lib, "libcudart");
         if (cudart && torch.cuda && cudart->second != torch.cuda->major) {
@@ -211,6 +218,40 @@ void CheckExtensionRuntime(const Snapshot& s, const Catalog&, const PlanQuery&, 
       }
     }
   });
+}
+
+void CheckCudaPackageDriver(const Snapshot& s, const Catalog& c, const PlanQuery&, std::vector<Finding>& out) {
+  const DriverInfo& d = s.driver;
+  if (!d.version() && !d.cuda) return;
+  Os os = DriverOs(s);
+  for (const PythonEnv& env : s.pythons) {
+    for (const ExtensionInfo& ext : env.extensions) {
+      if (ext.LinksTorch()) continue;  // torch's own CUDA is judged against the driver
+      // One package may carry a library per CUDA major (bitsandbytes): the oldest is the one that
+      // can still run here.
+      std::optional<std::pair<std::string, int>> oldest;
+      const BinaryInfo* file = nullptr;
+      for (const BinaryInfo& lib : ext.libs) {
+        auto cudart = NeededMajor(lib, "libcudart");
+        if (cudart && (!oldest || cudart->second < oldest->second)) oldest = cudart, file = &lib;
+      }
+      if (!oldest) continue;  // no CUDA runtime named: linked statically, or loaded at run time
+      CudaVersion cuda{oldest->second, 0, std::nullopt};
+      DriverFit fit = d.version() ? FitDriver(c, *d.version(), cuda, os) : FitDriverCuda(c, *d.cuda, std::nullopt, cuda, os);
+      if (fit != DriverFit::kTooOld) continue;
+      DriverRequirement req = MinDriverFor(c, cuda, os);
+      if (!req.minor_compat) req.minor_compat = req.toolkit_min;
+      Finding f = EmitFor(s, env, "cudapkg.driver_too_old",
+                          {{"env", env.prefix}, {"package", ExtLabel(ext)}, {"file", file->path},
+                           {"soname", oldest->first}, {"major", std::to_string(oldest->second)},
+                           {"driver", ArgOf(d.version(), [](const DriverVersion& v) { return v.text; })},
+                           {"driver_cuda", ArgOf(d.cuda, [](const CudaVersion& v) { return v.MajorMinor(); })},
+                           {"floor", ArgOf(req.minor_compat, [](const DriverVersion& v) { return v.text; })}},
+                          DriverEvidence(d), "minor-compat", RemedyNeed{});
+      f.evidence.push_back(Ev("evidence.needed", {{"file", file->path}, {"soname", oldest->first}}));
+      out.push_back(std::move(f));
+    }
+  }
 }
 
 void CheckExtensionPins(const Snapshot& s, const Catalog&, const PlanQuery&, std::vector<Finding>& out) {

@@ -43,12 +43,6 @@ std::string_view LibOriginName(LibOrigin o) {
   return "default";
 }
 
-bool LinksTorch(const std::vector<std::string>& needed) {
-  return std::any_of(needed.begin(), needed.end(), [](const std::string& n) {
-    return StartsWith(n, "libc10") || StartsWith(n, "libtorch");
-  });
-}
-
 namespace {
 
 void ReadSymbols(const RandomAccessFile& file, const ElfInfo& elf, BinaryInfo& b, Trail& trail) {

@@ -21,8 +21,6 @@ inline constexpr size_t kMaxLibsPerEnv = 512;
 // One shared object: ELF headers, links, fatbin headers. Errors land in BinaryInfo::error.
 // `symbols`: read .dynsym's torch symbols even when the file links no torch library (libc10.so).
 BinaryInfo ReadBinary(const Fs& fs, const std::string& path, Trail& trail, bool symbols = false);
-// Whether DT_NEEDED names one of torch's libraries (libc10*.so, libtorch*.so).
-bool LinksTorch(const std::vector<std::string>& needed);
 // Whether it carries GPU code or links the CUDA runtime, cuDNN, cuBLAS or torch's CUDA libraries.
 bool LinksCuda(const BinaryInfo& b);
 // libtorch_cuda.so and the split libraries of older releases, in the order read.

@@ -99,6 +99,16 @@ std::string_view CudnnKindName(CudnnKind k) {
   return "system";
 }
 
+bool LinksTorch(const std::vector<std::string>& needed) {
+  return std::any_of(needed.begin(), needed.end(), [](const std::string& n) {
+    return StartsWith(n, "libc10") || StartsWith(n, "libtorch");
+  });
+}
+
+bool ExtensionInfo::LinksTorch() const {
+  return std::any_of(libs.begin(), libs.end(), [](const BinaryInfo& b) { return cudamatch::LinksTorch(b.needed); });
+}
+
 std::string_view EditableModeName(EditableMode m) {
   switch (m) {
     case EditableMode::kPep660: return "pep660";

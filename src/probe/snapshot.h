@@ -235,6 +235,9 @@ struct RuntimeLib {
   bool shadowed() const { return !path.empty() && !wheel_path.empty() && path != wheel_path; }
 };
 
+// Whether DT_NEEDED names one of torch's libraries (libc10*.so, libtorch*.so).
+bool LinksTorch(const std::vector<std::string>& needed);
+
 // How a distribution was installed in editable or develop mode, its files left in the project.
 enum class EditableMode {
   kPep660,   // pip install -e with setuptools >= 64: direct_url.json's dir_info.editable
@@ -249,6 +252,8 @@ struct EditableInstall {
 };
 
 // An installed distribution that ships CUDA shared objects (torchvision, xformers, flash_attn, ...).
+// One whose libraries link torch's (LinksTorch) is a torch extension, built against one torch; one
+// that links CUDA only (cupy-cuda12x, bitsandbytes' libraries loaded with ctypes) is a CUDA package.
 struct ExtensionInfo {
   std::string name;  // normalized distribution name
   std::optional<Pep440> version;
@@ -262,6 +267,9 @@ struct ExtensionInfo {
   std::optional<bool> wheel_cxx11abi;
   // An editable or develop install: its shared objects were found in the project directory.
   std::optional<EditableInstall> editable;
+
+  // Whether one of its libraries names torch's (libc10*.so, libtorch*.so) in DT_NEEDED.
+  bool LinksTorch() const;
 };
 
 struct PackageInfo {

@@ -103,6 +103,7 @@ Json ExtensionJson(const ExtensionInfo& x) {
   j["version"] = OptString(x.version);
   j["metadata"] = x.metadata_path;
   j["torch_requirements"] = StringList(x.torch_pins);
+  j["links_torch"] = x.LinksTorch();
   Json libs = Json::array();
   for (const BinaryInfo& b : x.libs) libs.push_back(BinaryJson(b));
   j["libraries"] = libs;

@@ -194,7 +194,10 @@ std::string BinaryLines(const PythonEnv& e, const TextOptions& o) {
     for (const BinaryInfo& b : x.libs) {
       std::string code = b.code ? FatbinCodeNames(*b.code) : Tr(L, "doctor.pythons.no_gpu_code");
       std::string links = CudaLinks(b);
-      out += "      " + Tr(L, "doctor.pythons.extension", {{"package", x.name + " " + OrUnknown(x.version, L)},
+      // A CUDA package, neither linking nor requiring torch, says so: it is not judged against torch.
+      bool cuda_package = !x.LinksTorch() && x.torch_pins.empty();
+      out += "      " + Tr(L, cuda_package ? "doctor.pythons.cuda_package" : "doctor.pythons.extension",
+                           {{"package", x.name + " " + OrUnknown(x.version, L)},
                                                            {"file", std::string(Basename(b.path))}, {"list", code}}) +
              (links.empty() ? "" : "  " + o.style.Dim(links)) + "\n";
     }

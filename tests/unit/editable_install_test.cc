@@ -158,12 +158,12 @@ std::string Arg(const Finding& f, std::string_view key) {
 // `python -m pip install -e detectron2` fails only on the TITAN X with "no kernel image is
 // available for execution on the device". The thread's answer: rebuild with TORCH_CUDA_ARCH_LIST
 // naming both (the user tried TORCH_CUDA_ARCH_LIST=5.2,7.5 pip install -e). Here its _C module
-// carries sm_75 SASS and compute_75 PTX (sass_ptx_sm75.so), found through the PEP 660 finder's
+// carries sm_75 SASS and compute_75 PTX and links torch's libraries (ext_torch_sass_ptx_sm75.so), found through the PEP 660 finder's
 // MAPPING; the copy under build/ is not read.
 TEST(EditableInstall, Pep660OpsBuiltForOneGpuAreRebuiltInTheProjectForEvery) {
   TempDir t;
   WritePep660(t, "/data2/detectron2");
-  Place(t, "sass_ptx_sm75.so", "/data2/detectron2/detectron2/_C.cpython-38-x86_64-linux-gnu.so");
+  Place(t, "ext_torch_sass_ptx_sm75.so", "/data2/detectron2/detectron2/_C.cpython-38-x86_64-linux-gnu.so");
   Place(t, "sass_sm80.so", "/data2/detectron2/build/lib.linux-x86_64-cpython-38/detectron2/_C.cpython-38-x86_64-linux-gnu.so");
   t.Write("usr/local/cuda-12.1/bin/nvcc", "");
   Snapshot s = Probed(t, {Gpu("NVIDIA GeForce GTX TITAN X", "5.2"), Gpu("NVIDIA TITAN RTX", "7.5")});
@@ -198,12 +198,12 @@ TEST(EditableInstall, Pep660OpsBuiltForOneGpuAreRebuiltInTheProjectForEvery) {
 // (`detectron2 0.1.3 @/home/ubuntu/detectron2/detectron2`, "detectron2 arch flags sm_37") on a
 // Tesla V100 (7.0): ROIAlign_forward_cuda fails with "no kernel image is available for execution
 // on the device". Resolved by rebuilding for the V100. Here the in-place module carries sm_80
-// only (sass_sm80.so: code the V100 cannot run, as sm_37 is), found through the .egg-link; no
+// only (ext_torch_sm80.so: code the V100 cannot run, as sm_37 is), found through the .egg-link; no
 // toolkit of torch's CUDA major is on the machine, so CUDA_HOME is left as it is.
 TEST(EditableInstall, DevelopInstallIsFoundThroughItsEggLinkAndRebuiltWithSetupPyDevelop) {
   TempDir t;
   WriteDevelop(t, "/home/ubuntu/detectron2");
-  Place(t, "sass_sm80.so", "/home/ubuntu/detectron2/detectron2/_C.cpython-38-x86_64-linux-gnu.so");
+  Place(t, "ext_torch_sm80.so", "/home/ubuntu/detectron2/detectron2/_C.cpython-38-x86_64-linux-gnu.so");
   t.Write("home/ubuntu/detectron2/detectron2/layers/csrc/README.md", "");
   Snapshot s = Probed(t, {Gpu("Tesla V100-SXM2-16GB", "7.0")});
 
@@ -229,7 +229,7 @@ TEST(EditableInstall, DevelopInstallIsFoundThroughItsEggLinkAndRebuiltWithSetupP
 TEST(EditableInstall, OpsThatServeTheGpuOrNoOpsGiveNoFinding) {
   TempDir t;
   WritePep660(t, "/data2/detectron2");
-  Place(t, "sass_ptx_sm75.so", "/data2/detectron2/detectron2/_C.cpython-38-x86_64-linux-gnu.so");
+  Place(t, "ext_torch_sass_ptx_sm75.so", "/data2/detectron2/detectron2/_C.cpython-38-x86_64-linux-gnu.so");
   t.Write(std::string(kSite).substr(1) + "/gone.egg-link", "/home/u/gone\n.");
   Snapshot s = Probed(t, {Gpu("NVIDIA TITAN RTX", "7.5")});
   ASSERT_EQ(s.pythons[0].extensions.size(), 1u);

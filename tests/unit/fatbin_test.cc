@@ -35,6 +35,10 @@ const std::vector<Expected>& Fixtures() {
       {"ext_cudart11_sm75_80.so", {75, 80}, {}, 2, 0},
       {"ext_cudart12_cudnn9_sm75_80.so", {75, 80}, {}, 2, 0},
       {"ext_cudart12_cudnn8_sm75_80.so", {75, 80}, {}, 2, 0},
+      {"cudapkg_cudart11_sm75_80.so", {75, 80}, {}, 2, 0},
+      {"cudapkg_cudart12_sm75_80.so", {75, 80}, {}, 2, 0},
+      {"ext_torch_sm80.so", {80}, {}, 1, 0},
+      {"ext_torch_sass_ptx_sm75.so", {75}, {75}, 1, 1},
   };
   return kAll;
 }

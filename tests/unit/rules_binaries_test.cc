@@ -33,6 +33,10 @@ Snapshot Machine(const char* gpu, const char* cc) {
   return s;
 }
 
+// What torch.utils.cpp_extension links a CUDA extension against (its DT_NEEDED).
+const std::vector<std::string> kTorchLinks = {"libc10.so", "libtorch.so", "libtorch_cpu.so", "libtorch_python.so",
+                                              "libc10_cuda.so"};
+
 BinaryInfo Lib(std::string path, std::vector<int> sass, std::vector<int> ptx, std::vector<std::string> needed = {}) {
   BinaryInfo b;
   b.path = std::move(path);
@@ -71,7 +75,7 @@ std::string Arg(const Finding& f, std::string_view key) {
 
 TEST(BinaryRules, ExtensionWithoutTheGpusArchitectureIsAnError) {
   Snapshot s = Machine("Tesla T4", "7.5");
-  s.pythons[0].extensions.push_back(Ext("flash-attn", "2.6.3", Lib("/venv/site/flash_attn_2_cuda.so", {80, 90}, {})));
+  s.pythons[0].extensions.push_back(Ext("flash-attn", "2.6.3", Lib("/venv/site/flash_attn_2_cuda.so", {80, 90}, {}, kTorchLinks)));
   auto found = WithId(Diagnose(s, TheCatalog()), "ext.no_kernels");
   ASSERT_EQ(found.size(), 1u);
   EXPECT_EQ(found[0].severity, Severity::kError);
@@ -102,7 +106,7 @@ TEST(BinaryRules, ArchitectureSpecificCodeServesOnlyItsOwnCapability) {
                         Case{"NVIDIA GeForce RTX 5090", "12.0", {}, {}, {120}, true}}) {
     SCOPED_TRACE(std::string(c.gpu) + " " + c.cc);
     Snapshot s = Machine(c.gpu, c.cc);
-    BinaryInfo lib = Lib("/venv/site/flash_attn_3_cuda.so", {}, {});
+    BinaryInfo lib = Lib("/venv/site/flash_attn_3_cuda.so", {}, {}, kTorchLinks);
     lib.code->sass_a = c.sass_a;
     lib.code->sass_f = c.sass_f;
     lib.code->ptx_a = c.ptx_a;
@@ -133,7 +137,7 @@ TEST(BinaryRules, ExtensionLinkingAnotherCudnnMajorIsAnError) {
   RuntimeLib cudnn;
   cudnn.soname = "libcudnn.so.9";
   s.pythons[0].packages["torch"].runtime.push_back(cudnn);
-  s.pythons[0].extensions.push_back(Ext("apex", "0.1", Lib("/venv/site/apex_C.so", {80}, {}, {"libcudnn.so.8"})));
+  s.pythons[0].extensions.push_back(Ext("apex", "0.1", Lib("/venv/site/apex_C.so", {80}, {}, {"libcudnn.so.8", "libc10.so", "libtorch.so"})));
   auto found = WithId(Diagnose(s, TheCatalog()), "ext.cudnn_major");
   ASSERT_EQ(found.size(), 1u);
   EXPECT_EQ(Arg(found[0], "torch_cudnn"), "9");
