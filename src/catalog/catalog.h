@@ -207,6 +207,9 @@ struct ExtensionWheel {
   CudaMatch match = CudaMatch::kExact;
   // The torch builds it was made for: "2.3.1" (a release) or "2.6" (a line); empty = any.
   std::vector<std::string> torch;
+  // The exact torch each `torch` item was built against, in the same order ("2.2.2" for the line
+  // "2.2", a nightly "2.3.0.dev20240105"); empty = not known.
+  std::vector<std::string> built_against;
   CxxAbi abi = CxxAbi::kUnknown;
   std::string_view url;  // index URL, or an asset pattern with {torch} / {python}
   Provenance prov;

@@ -69,6 +69,25 @@ std::vector<std::string> ParseTorchList(RowReader& r, int col) {
   return out;
 }
 
+// "2.2.2;2.3.0.dev20240105": one exact torch per item of the row's torch list, each of that
+// item's line (or that release); empty when not known.
+std::vector<std::string> ParseBuiltAgainst(RowReader& r, int col, const std::vector<std::string>& torch) {
+  std::vector<std::string> out = SplitNonEmpty(r.Str(col), ';');
+  if (out.empty()) return out;
+  if (out.size() != torch.size()) {
+    r.Fail(col, "one exact torch per torch item (" + std::to_string(torch.size()) + "), got " + std::to_string(out.size()));
+    return {};
+  }
+  for (size_t i = 0; i < out.size(); ++i) {
+    auto v = Pep440::Parse(out[i]);
+    auto item = Pep440::Parse(torch[i]);
+    if (!v || !item || v->Part(0) != item->Part(0) || v->Part(1) != item->Part(1)) {
+      r.Fail(col, "torch " + Quote(out[i]) + " is not of " + Quote(torch[i]));
+    }
+  }
+  return out;
+}
+
 std::string_view ParseExtensionPackage(RowReader& r, int col) {
   std::string_view p = r.Str(col);
   if (p.empty()) r.Fail(col, "empty package name");
@@ -89,8 +108,8 @@ void AddExtensionSpecs(std::vector<TableSpec>& specs) {
                      return Done(r, c.extensions, std::move(e));
                    }});
   specs.push_back({"extension_wheels.tsv",
-                   {"package", "version", "platform", "location", "cuda", "cuda_match", "torch", "cxx11abi", "url",
-                    "source", "notes"},
+                   {"package", "version", "platform", "location", "cuda", "cuda_match", "torch", "built_against", "cxx11abi",
+                    "url", "source", "notes"},
                    [](RowReader& r, Catalog& c) {
                      ExtensionWheel w;
                      w.package = ParseExtensionPackage(r, 0);
@@ -104,10 +123,11 @@ void AddExtensionSpecs(std::vector<TableSpec>& specs) {
                      w.cuda = ParseCudaList(r, 4);
                      w.match = ParseMatch(r, 5);
                      w.torch = ParseTorchList(r, 6);
-                     w.abi = ParseAbi(r, 7);
-                     w.url = r.Str(8);
-                     if (!StartsWith(w.url, "https://")) r.Fail(8, "a wheel location is an https:// URL " + Quote(w.url));
-                     w.prov = r.Prov(9, 10);
+                     w.built_against = ParseBuiltAgainst(r, 7, w.torch);
+                     w.abi = ParseAbi(r, 8);
+                     w.url = r.Str(9);
+                     if (!StartsWith(w.url, "https://")) r.Fail(9, "a wheel location is an https:// URL " + Quote(w.url));
+                     w.prov = r.Prov(10, 11);
                      return Done(r, c.extension_wheels, std::move(w));
                    }});
 }

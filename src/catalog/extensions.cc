@@ -153,6 +153,18 @@ bool WheelServesTorch(const ExtensionWheel& w, const Pep440& torch) {
   return false;
 }
 
+std::optional<Pep440> WheelBuiltAgainst(const ExtensionWheel& w, const Pep440& torch) {
+  Pep440 plain = torch.WithoutLocal();
+  for (size_t i = 0; i < w.built_against.size() && i < w.torch.size(); ++i) {
+    auto item = Pep440::Parse(w.torch[i]);
+    auto built = Pep440::Parse(w.built_against[i]);
+    if (!item || !built) continue;
+    bool line = std::count(w.torch[i].begin(), w.torch[i].end(), '.') == 1;
+    if (line ? (item->Part(0) == plain.Part(0) && item->Part(1) == plain.Part(1)) : *item == plain) return *built;
+  }
+  return std::nullopt;
+}
+
 std::vector<const ExtensionWheel*> WheelsFor(const Catalog& c, const ExtensionRelease& e, std::string_view platform,
                                              const TorchBuild& build) {
   std::vector<const ExtensionWheel*> out;

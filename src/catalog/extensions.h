@@ -48,6 +48,10 @@ bool WheelServesCuda(const ExtensionWheel& w, const CudaVersion& cuda);
 // that names no torch serves every one.
 bool WheelServesTorch(const ExtensionWheel& w, const Pep440& torch);
 
+// The exact torch the wheel's binaries for `torch` were built against ("2.2.2" for a torch 2.2.0
+// on the line "2.2"); nullopt when the row does not say or does not serve `torch`.
+std::optional<Pep440> WheelBuiltAgainst(const ExtensionWheel& w, const Pep440& torch);
+
 // A torch build an extension wheel has to fit.
 struct TorchBuild {
   Pep440 torch;

@@ -184,9 +184,26 @@ void CheckCompanion(State& s, int pkg) {
 
 // A companion pinned with another variant's tag than torch's ("torchaudio==2.6.0+cu124" beside
 // "torch==2.6.0+cu126"): it was built against another CUDA build of torch and refuses to import.
+// One pinned without a tag where the pins name no index is torch's variant when installed with
+// torch's index, but PyPI's default build of the release on this platform when installed apart
+// (a second pip command, a requirements file without the index): said as a note, since the pins
+// do not say which. PyTorch's promotion to PyPI takes torchvision's and
+// torchaudio's wheels of each platform from the same variant as torch's (test-infra
+// release/pypi/promote_pypi_to_staging.sh, catalog source ti-pypi-promote-*). tenstorrent/tt-forge#890:
+// torch 2.9.0+cpu beside PyPI's CUDA torchvision 0.24.0, "operator torchvision::nms does not exist".
 void CheckCompanionLabels(State& s, const std::string& torch_tag) {
+  bool from_pypi = s.pins.index_url.empty() && s.pins.extra_urls.empty();
+  const TorchVariant* pypi = s.release && from_pypi ? PypiDefaultVariant(s.c, *s.release, s.spec.platform.Name()) : nullptr;
   for (int pkg = 1; pkg < 3; ++pkg) {
     auto e = ExactOf(s, pkg);
+    if (e && e->LocalLabel().empty() && pypi && pypi->variant.tag != torch_tag) {
+      s.result.notes.push_back({"check.companion_pypi",
+                                {{"name", kPackages[pkg]}, {"version", e->Public()}, {"torch", torch_tag},
+                                 {"other", pypi->variant.tag}, {"platform", s.spec.platform.Name()},
+                                 {"symptom", pkg == 1 ? "operator torchvision::nms does not exist"
+                                                      : "libtorchaudio.so: undefined symbol"}}});
+      continue;
+    }
     if (!e || e->LocalLabel().empty() || !Variant::Parse(e->LocalLabel()) || e->LocalLabel() == torch_tag) continue;
     std::string fix = std::string(kPackages[pkg]) + "==" + e->Public() + "+" + torch_tag;
     if (pkg == 1) {
@@ -246,6 +263,14 @@ MachineSpec PinSpec(const State& s) {
 
 const TorchVariant* ChosenVariant(State& s, const TorchRelease& t) {
   std::string tag = s.label;
+  // A release with no wheel at all for the platform (macOS x86_64 from 2.3.0): no variant of it
+  // is to be had there, tagged or not.
+  const TorchCompleteList* list = CompleteVariantList(s.c, t.torch, s.spec.platform.Name());
+  if (list && VariantsOf(s.c, t.torch, s.spec.platform.Name()).empty()) {
+    s.machine_problem = s.variant_problem = true;
+    s.result.problems.push_back(NoWheelsForPlatform(s.c, PinSpec(s), t, *list));
+    return nullptr;
+  }
   if (tag.empty()) {
     if (const TorchVariant* def = PypiDefaultVariant(s.c, t, s.spec.platform.Name())) return def;
     // On macOS no variant tag or CUDA index applies: PyTorch builds no CUDA wheels for it.

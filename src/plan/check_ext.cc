@@ -108,12 +108,34 @@ bool HasAnyWheel(const Catalog& c, const ExtensionRelease& e) {
                      [&](const ExtensionWheel& w) { return w.package == e.package && w.version == e.version; });
 }
 
+// A wheel chosen by torch's line was built against one release of it: a torch older than that
+// one lacks what the binaries may use ("undefined symbol" at import), and one built against a
+// nightly of the line matches no release exactly.
+// Returns whether it found a problem.
+bool JudgeBuiltAgainst(Ctx& x, const Pin& pin, const ExtensionRelease& e, const Judged& j, const ExtensionWheel& w) {
+  const ExtensionMessageIds& ids = ExtensionIds();
+  std::optional<Pep440> built = WheelBuiltAgainst(w, j.torch);
+  if (!built) return false;
+  Pep440 torch = j.torch.WithoutLocal();
+  std::string line = std::to_string(torch.Part(0)) + "." + std::to_string(torch.Part(1));
+  MessageArgs args = {{"name", pin.name}, {"version", e.version.Public()}, {"torch", torch.Public()},
+                      {"line", line}, {"built", built->Public()}};
+  if (built->IsPrerelease()) {
+    x.r.notes.push_back({ids.built_nightly, std::move(args)});
+  } else if (torch < *built && FindTorch(x.c, *built) != nullptr) {
+    x.r.problems.push_back({ids.built_newer, std::move(args), {}, PinText("torch", *built)});
+    return true;
+  }
+  return false;
+}
+
 void JudgeWheel(Ctx& x, const Pin& pin, const ExtensionRelease& e, const Judged& j) {
   const ExtensionMessageIds& ids = ExtensionIds();
   if (!j.build_known || !j.cuda) return;
   std::vector<const ExtensionWheel*> wheels = WheelsFor(x.c, e, x.platform, BuildOf(j));
   if (!wheels.empty()) {
     x.r.extensions.back().wheel = WheelLocationName(wheels.front()->location);
+    if (JudgeBuiltAgainst(x, pin, e, j, *wheels.front())) return;
     x.r.notes.push_back({ids.fits, {{"name", pin.name}, {"version", e.version.Public()}, {"torch", j.text},
                                     {"where", std::string(WheelLocationName(wheels.front()->location))}}});
     return;
@@ -182,13 +204,13 @@ const ExtensionMessageIds& ExtensionIds() {
       "check.ext_torch",         "check.ext_torch_moves", "check.ext_no_wheel", "check.ext_no_wheel_torch",
       "check.ext_no_platform",   "check.ext_not_in_catalog", "check.ext_torch_unknown", "check.ext_wheels_unknown",
       "check.ext_pulls",
-      "check.ext_pulls_cpu",     "check.ext_fits"};
+      "check.ext_pulls_cpu",     "check.ext_fits",        "check.ext_built_newer", "check.ext_built_nightly"};
   return kIds;
 }
 
 bool IsExtensionProblem(const Problem& p) {
   const ExtensionMessageIds& ids = ExtensionIds();
-  for (const char* id : {ids.torch_required, ids.torch_moves, ids.no_wheel, ids.no_wheel_torch, ids.no_platform}) {
+  for (const char* id : {ids.torch_required, ids.torch_moves, ids.no_wheel, ids.no_wheel_torch, ids.no_platform, ids.built_newer}) {
     if (p.id == id) return true;
   }
   return false;

@@ -26,11 +26,13 @@ struct ExtensionMessageIds {
   const char* pulls;            // note: without a torch pin, the torch pip installs with it
   const char* pulls_cpu;        // note: ... and from PyPI that torch is a CPU-only build here
   const char* fits;             // note: the release accepts torch and has a wheel for it
+  const char* built_newer;      // its wheel for torch's line was built against a newer patch; fix: move torch
+  const char* built_nightly;    // note: ... built against a nightly of torch's line
 };
 const ExtensionMessageIds& ExtensionIds();
 
 // Whether `p` is one of this judgement's problems (its fix moves the pin of args["name"], or
-// torch for torch_moves).
+// torch for torch_moves and built_newer).
 bool IsExtensionProblem(const Problem& p);
 
 // The torch release an exact extension pin pulls in when no torch is pinned ("xformers==0.0.27"

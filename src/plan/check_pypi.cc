@@ -74,6 +74,19 @@ Reason NoSuchBuild(const Catalog& c, const MachineSpec& spec, const TorchRelease
   return Reason{"check.no_such_build", std::move(args)};
 }
 
+Problem NoWheelsForPlatform(const Catalog& c, const MachineSpec& spec, const TorchRelease& t,
+                            const TorchCompleteList& list) {
+  std::string platform(spec.platform.Name());
+  const TorchRelease* newest = nullptr;
+  for (const TorchRelease& r : c.torch) {
+    if (!VariantsOf(c, r.torch, platform).empty() && (!newest || r.torch > newest->torch)) newest = &r;
+  }
+  MessageArgs args = {{"torch", t.torch.Public()}, {"platform", platform}, {"source", SourcePlaces(c, list)}};
+  if (!newest) return Problem{"check.no_wheels_platform", std::move(args), {}, ""};
+  args.push_back({"newest", newest->torch.Public()});
+  return Problem{"check.no_wheels_platform_newest", std::move(args), {}, "torch==" + newest->torch.Public()};
+}
+
 std::optional<Reason> PypiCpuNote(const Catalog& c, const MachineSpec& spec,
                                   const TorchRelease& t) {
   std::vector<const TorchVariant*> builds = CudaBuilds(c, spec, t);

@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "catalog/catalog.h"
+#include "plan/check.h"
 #include "plan/plan.h"
 
 namespace cudamatch {
@@ -22,5 +23,11 @@ std::optional<Reason> PypiCpuNote(const Catalog& c, const MachineSpec& spec, con
 // `check.no_such_build_listed` where the platform has no CUDA build of `t`.
 Reason NoSuchBuild(const Catalog& c, const MachineSpec& spec, const TorchRelease& t, const TorchCompleteList& list,
                    std::string_view tag);
+
+// The problem `check.no_wheels_platform` for `t`, which `list` (a torch_complete.tsv row with no
+// variant row) says has no wheel at all for spec's platform (macOS x86_64 from 2.3.0), with the
+// newest release that has one; fix: that release.
+Problem NoWheelsForPlatform(const Catalog& c, const MachineSpec& spec, const TorchRelease& t,
+                            const TorchCompleteList& list);
 
 }  // namespace cudamatch

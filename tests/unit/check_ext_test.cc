@@ -110,35 +110,74 @@ TEST(CheckExtensions, Xformers0023PinnedBesideTorch221NamesTorch211) {
 }
 
 // vllm-project/vllm#12719: vllm pinned torch==2.5.1 while the user wanted torch 2.6; the release
-// that moved to torch 2.6.0 was vllm 0.8.0. With torch 2.5.1 pinned beside vllm 0.8.0 no vllm
-// release in the catalog accepts that torch, so the torch pin is what moves.
-TEST(CheckExtensions, VllmPinnedToOneTorchMovesTheTorchPin) {
+// that moved to torch 2.6.0 was vllm 0.8.0. With torch 2.5.1 pinned beside vllm 0.8.0, vllm 0.7.3
+// (torch==2.5.1) is the nearest release that keeps the torch pin; with torch 2.0.0 no vllm release
+// with a catalogued wheel accepts that torch, so the torch pin is what moves.
+TEST(CheckExtensions, VllmPinnedToOneTorchMovesTheVllmPinElseTheTorchPin) {
   CheckResult r = Check({"torch==2.5.1", "vllm==0.8.0"});
-  const Problem* p = Find(r, "check.ext_torch_moves");
+  const Problem* p = Find(r, "check.ext_torch");
   ASSERT_NE(p, nullptr) << Text(r);
-  EXPECT_EQ(Arg(p->args, "moved"), "2.6.0");
-  EXPECT_EQ(p->fix, "torch==2.6.0");
-  EXPECT_NE(Text(r).find("move the torch pin to 2.6.0"), std::string::npos);
+  EXPECT_EQ(Arg(p->args, "alt"), "0.7.3");
+  EXPECT_EQ(p->fix, "vllm==0.7.3");
+
+  CheckResult old = Check({"torch==2.0.0", "vllm==0.8.0"});
+  const Problem* moves = Find(old, "check.ext_torch_moves");
+  ASSERT_NE(moves, nullptr) << Text(old);
+  EXPECT_EQ(Arg(moves->args, "moved"), "2.6.0");
+  EXPECT_EQ(moves->fix, "torch==2.6.0");
+  EXPECT_NE(Text(old).find("move the torch pin to 2.6.0"), std::string::npos);
 }
 
+// vllm 0.2.0's pin is known (torch>=2.0.0, its version-bump commit) but not which torch its wheel
+// was built against, so the catalog lists no wheel of it: a gap, not a problem.
 TEST(CheckExtensions, ReleaseWithoutCataloguedWheelsIsAGapNotAProblem) {
-  CheckResult r = Check({"torch==2.6.0", "vllm==0.8.0"});
+  CheckResult r = Check({"torch==2.0.1", "vllm==0.2.0"});
   EXPECT_EQ(Find(r, "check.ext_torch"), nullptr);
   EXPECT_EQ(Find(r, "check.ext_no_platform"), nullptr);
   EXPECT_TRUE(HasNote(r, "check.ext_wheels_unknown")) << Text(r);
 }
 
-// hiyouga/EasyR1#27: "vllm 0.7.3 requires torch==2.5.1, but you have torch 2.4.0+cu124". The
-// catalog does not list vllm 0.7.3: check says so and judges nothing of it.
+// A release the catalog leaves out (vllm 0.4.1: its torch pin changed within the release's range
+// of commits) is said to be unknown and judged on nothing.
 TEST(CheckExtensions, ReleaseOutsideTheCatalogIsSaidSoNeverCalledMissing) {
-  CheckResult r = Check({"torch==2.4.0", "vllm==0.7.3"});
+  CheckResult r = Check({"torch==2.4.0", "vllm==0.4.1"});
   EXPECT_TRUE(HasNote(r, "check.ext_not_in_catalog"));
   EXPECT_TRUE(r.ok()) << Text(r);
   ASSERT_EQ(r.extensions.size(), 1u);
   EXPECT_FALSE(r.extensions[0].in_catalog);
   std::string text = Text(r);
-  EXPECT_NE(text.find("vllm 0.7.3 is not in the catalog"), std::string::npos) << text;
+  EXPECT_NE(text.find("vllm 0.4.1 is not in the catalog"), std::string::npos) << text;
   EXPECT_EQ(text.find("does not exist"), std::string::npos) << text;
+}
+
+// hiyouga/EasyR1#27: "vllm 0.7.3 requires torch==2.5.1, but you have torch 2.4.0+cu124". vllm
+// 0.7.3 pins torch==2.5.1 (catalog: its requirements at the release commit); the release that
+// keeps torch 2.4.0 is vllm 0.6.3.post1.
+TEST(CheckExtensions, Vllm073BesideTorch240NamesTheVllmForIt) {
+  CheckResult r = Check({"torch==2.4.0", "vllm==0.7.3"});
+  const Problem* p = Find(r, "check.ext_torch");
+  ASSERT_NE(p, nullptr) << Text(r);
+  EXPECT_EQ(Arg(p->args, "need"), "==2.5.1");
+  EXPECT_EQ(p->fix, "vllm==0.6.3.post1");
+}
+
+// vllm-project/vllm#1807: vllm 0.2.2 (built with torch 2.1.0) beside torch 2.0.1+cu118:
+// "undefined symbol: _ZN3c104cuda9SetDeviceEi"; the answer was torch 2.1.0.
+TEST(CheckExtensions, Vllm022BesideTorch201MovesTorchTo210) {
+  CheckResult r = Check({"torch==2.0.1+cu118", "vllm==0.2.2"});
+  const Problem* p = Find(r, "check.ext_torch_moves");
+  ASSERT_NE(p, nullptr) << Text(r);
+  EXPECT_EQ(p->fix, "torch==2.1.0");
+}
+
+// chatchat-space/Langchain-Chatchat#2184: xformers 0.0.22.post4 requires torch 2.1.0, the user had
+// torch 2.0.1.
+TEST(CheckExtensions, Xformers0022Post4BesideTorch201NamesTorch210) {
+  CheckResult r = Check({"torch==2.0.1", "xformers==0.0.22.post4"});
+  const Problem* p = Find(r, "check.ext_torch_moves");
+  ASSERT_NE(p, nullptr) << Text(r);
+  EXPECT_EQ(Arg(p->args, "need"), "==2.1.0");
+  EXPECT_EQ(p->fix, "torch==2.1.0");
 }
 
 // bitsandbytes-foundation/bitsandbytes#1510: on Windows with a CUDA 12.8 torch (RTX 50 series),
@@ -163,6 +202,34 @@ TEST(CheckExtensions, FlashAttnWithoutAWheelForTheTorchLineSaysWhichLinesItHas) 
   EXPECT_EQ(Arg(p->args, "lines"), "2.4, 2.5, 2.6, 2.7, 2.8");
   EXPECT_EQ(Arg(p->args, "list"), "12.x");
   EXPECT_EQ(p->fix, "");  // no release in the catalog has one
+}
+
+// Dao-AILab/flash-attention#931: torch 2.2.0 with flash-attn 2.5.8's prebuilt wheel:
+// "undefined symbol: _ZN3c104cuda9SetDeviceEi"; tridao: "Wheels are built for torch 2.2.2 and
+// torch 2.3.0. Looks like it's not compatible with 2.2.0." setup.py picks the asset by torch's
+// major.minor, so 2.2.0 gets the one built against 2.2.2 (publish.yml's matrix at v2.5.8).
+TEST(CheckExtensions, FlashAttnWheelBuiltAgainstANewerPatchMovesTheTorchPin) {
+  CheckResult r = Check({"torch==2.2.0", "flash-attn==2.5.8"});
+  const Problem* p = Find(r, "check.ext_built_newer");
+  ASSERT_NE(p, nullptr) << Text(r);
+  EXPECT_EQ(Arg(p->args, "built"), "2.2.2");
+  EXPECT_EQ(Arg(p->args, "line"), "2.2");
+  EXPECT_EQ(p->fix, "torch==2.2.2");
+  EXPECT_NE(Text(r).find("was built against torch 2.2.2, and the pins install torch 2.2.0"), std::string::npos) << Text(r);
+  // The release it was built against, or a later one of the line, passes.
+  EXPECT_EQ(Find(Check({"torch==2.2.2", "flash-attn==2.5.8"}), "check.ext_built_newer"), nullptr);
+  // flash-attn 2.5.7's torch 2.2 asset was built against 2.2.0 (its matrix): no problem there.
+  EXPECT_EQ(Find(Check({"torch==2.2.0", "flash-attn==2.5.7"}), "check.ext_built_newer"), nullptr);
+}
+
+// flash-attn 2.5.9's torch 2.4 asset was built against the nightly 2.4.0.dev20240407 (publish.yml's
+// matrix at v2.5.9; tridao in #836: wheels were compiled with nightlies until the release): said
+// as a note, since no release of the line matches it.
+TEST(CheckExtensions, FlashAttnWheelBuiltAgainstANightlyIsNoted) {
+  CheckResult r = Check({"torch==2.4.0", "flash-attn==2.5.9"});
+  EXPECT_TRUE(HasNote(r, "check.ext_built_nightly")) << Text(r);
+  EXPECT_EQ(Find(r, "check.ext_no_wheel_torch"), nullptr) << Text(r);
+  EXPECT_NE(Text(r).find("built against the nightly 2.4.0.dev20240407"), std::string::npos) << Text(r);
 }
 
 TEST(CheckExtensions, FlashAttnOnWindowsHasNoPrebuiltWheel) {
@@ -195,6 +262,34 @@ TEST(CheckExtensions, TorchaudioOfAnotherCudaVariantThanTorch) {
   EXPECT_EQ(Arg(p->args, "torch"), "cu126");
   EXPECT_EQ(Arg(p->args, "other"), "cu124");
   EXPECT_TRUE(p->fix.starts_with("torchaudio==2.6.0")) << p->fix;
+}
+
+// tenstorrent/tt-forge#890: a Python 3.11 image with torch 2.9.0+cpu, torchvision 0.24.0 (no
+// variant) and torchaudio 2.9.0: "operator torchvision::nms does not exist". An untagged companion
+// installed apart from torch's index comes from PyPI, whose Linux x86_64 wheels of 2.9.0 are the
+// cu128 build; the merged fix pins the image's torch/torchvision pair consistently.
+TEST(CheckExtensions, UntaggedCompanionFromPypiBesideACpuTorchIsAnotherVariant) {
+  MachineSpec cpu = Machine();  // the image's machine: no NVIDIA GPU, no driver
+  cpu.gpus.clear();
+  cpu.has_nvidia_gpu = false;
+  cpu.driver.reset();
+  cpu.python = PyVersion::Parse("3.11").value();
+  CheckResult r = Check({"torch==2.9.0+cpu", "torchvision==0.24.0", "torchaudio==2.9.0"}, cpu);
+  auto note = std::find_if(r.notes.begin(), r.notes.end(), [](const Reason& n) {
+    return n.id == "check.companion_pypi" && Arg(n.args, "name") == "torchvision";
+  });
+  ASSERT_NE(note, r.notes.end()) << Text(r);
+  EXPECT_EQ(Arg(note->args, "other"), "cu128");
+  EXPECT_EQ(Arg(note->args, "symptom"), "operator torchvision::nms does not exist");
+  EXPECT_NE(Text(r).find("or pin torchvision==0.24.0+cpu"), std::string::npos) << Text(r);
+  // From the CPU index, or with the tag, they are the CPU builds: nothing to say.
+  PinSet pins = ParsePinArgs({"torch==2.9.0+cpu", "torchvision==0.24.0"}, IsExtension).value();
+  pins.index_url = "https://download.pytorch.org/whl/cpu";
+  CheckResult indexed = CheckPins(TheCatalog(), cpu, pins);
+  EXPECT_FALSE(HasNote(indexed, "check.companion_pypi")) << Text(indexed);
+  EXPECT_FALSE(HasNote(Check({"torch==2.9.0+cpu", "torchvision==0.24.0+cpu"}, cpu), "check.companion_pypi"));
+  // PyPI's own build beside an untagged companion: the same variant.
+  EXPECT_FALSE(HasNote(Check({"torch==2.9.0+cu128", "torchvision==0.24.0"}), "check.companion_pypi"));
 }
 
 TEST(CheckExtensions, RequirementsFileExtensionLinesGetTheSameJudgement) {

@@ -211,15 +211,34 @@ TEST(Check, PytorchCudaPinOnThorIsNoJetsonError) {
   EXPECT_FALSE(Has(r, "check.jetson_cuda"));
 }
 
-// pytorch/pytorch#161614: `pip install torch==2.6.0` with Python 3.11 on an Intel Mac finds no
-// distribution (the last Intel Mac release is 2.2.2, the maintainer answered). The catalog has no
-// macos-x86_64 rows, so which wheel pip gets is a gap; the note must not send a Mac user to a
-// CUDA variant.
-TEST(Check, UnknownMacosDefaultSuggestsNoCudaVariant) {
+// pytorch/pytorch#161614: an Intel Mac, Python 3.11, `pip install torch==2.6.0` finds no matching
+// distribution; the maintainer: "last torch release for Intel Mac was 2.2.2". macOS x86_64 wheels
+// end at 2.2.2 (catalog/NOTES.md), so the pin has nothing to install, and the fix is 2.2.2; no
+// CUDA variant is suggested.
+TEST(Check, TorchAfter222OnAnIntelMacHasNoWheelAndNames222) {
   MachineSpec s;
   s.platform = Platform{Os::kMacos, Arch::kX86_64};
   s.python = PyVersion::Parse("3.11").value();
   CheckResult r = Check({"torch==2.6.0"}, s);
+  ASSERT_FALSE(r.problems.empty());
+  EXPECT_EQ(r.problems.front().id, "check.no_wheels_platform_newest");
+  bool newest = false;
+  for (const auto& [k, v] : r.problems.front().args) newest = newest || (k == "newest" && v.value_or("") == "2.2.2");
+  EXPECT_TRUE(newest);
+  for (const Reason& n : r.notes) EXPECT_NE(n.id, "gap.default");
+  EXPECT_NE(std::find(r.corrected.begin(), r.corrected.end(), "torch==2.2.2"), r.corrected.end());
+  // 2.2.2 itself is PyPI's CPU wheel there.
+  CheckResult last = Check({"torch==2.2.2"}, s);
+  EXPECT_TRUE(last.ok()) << (last.problems.empty() ? "" : last.problems.front().id);
+}
+
+// Where the catalog does not know which wheel plain pip gets on macOS (arm64 before 2.1), the note
+// must not send a Mac user to a CUDA variant.
+TEST(Check, UnknownMacosDefaultSuggestsNoCudaVariant) {
+  MachineSpec s;
+  s.platform = Platform{Os::kMacos, Arch::kAarch64};
+  s.python = PyVersion::Parse("3.10").value();
+  CheckResult r = Check({"torch==2.0.1"}, s);
   bool macos_gap = false;
   for (const Reason& n : r.notes) {
     EXPECT_NE(n.id, "gap.default");

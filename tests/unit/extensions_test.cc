@@ -154,14 +154,27 @@ TEST(Extensions, ReleasesThatFitATorchBuild) {
 }
 
 TEST(Extensions, MalformedRowsAreErrors) {
-  const char* header = "package\tversion\tplatform\tlocation\tcuda\tcuda_match\ttorch\tcxx11abi\turl\tsource\tnotes\n";
+  const char* header =
+      "package\tversion\tplatform\tlocation\tcuda\tcuda_match\ttorch\tbuilt_against\tcxx11abi\turl\tsource\tnotes\n";
   auto bad_abi = ParseCatalogTable("extension_wheels.tsv", std::string(header) +
-                                   "flash-attn\t2.8.3\tlinux-x86_64\tgithub-release\t12.x\texact\t2.8\tMAYBE\thttps://x\ts\t\n");
+                                   "flash-attn\t2.8.3\tlinux-x86_64\tgithub-release\t12.x\texact\t2.8\t\tMAYBE\thttps://x\ts\t\n");
   ASSERT_FALSE(bad_abi.ok());
   EXPECT_NE(bad_abi.error().find("C++ ABI"), std::string::npos) << bad_abi.error();
   auto bad_location = ParseCatalogTable("extension_wheels.tsv", std::string(header) +
-                                        "x\t1.0\tlinux-x86_64\tftp\t12.1\texact\t\t\thttps://x\ts\t\n");
+                                        "x\t1.0\tlinux-x86_64\tftp\t12.1\texact\t\t\t\thttps://x\ts\t\n");
   EXPECT_FALSE(bad_location.ok());
+  // built_against: one exact torch per torch item, each of that item's line.
+  auto short_built = ParseCatalogTable("extension_wheels.tsv", std::string(header) +
+                                       "flash-attn\t2.8.3\tlinux-x86_64\tgithub-release\t12.x\texact\t2.7;2.8\t2.7.1\tFALSE\thttps://x\ts\t\n");
+  ASSERT_FALSE(short_built.ok());
+  EXPECT_NE(short_built.error().find("one exact torch per torch item"), std::string::npos) << short_built.error();
+  auto other_line = ParseCatalogTable("extension_wheels.tsv", std::string(header) +
+                                      "flash-attn\t2.8.3\tlinux-x86_64\tgithub-release\t12.x\texact\t2.8\t2.7.1\tFALSE\thttps://x\ts\t\n");
+  ASSERT_FALSE(other_line.ok());
+  EXPECT_NE(other_line.error().find("is not of"), std::string::npos) << other_line.error();
+  auto good = ParseCatalogTable("extension_wheels.tsv", std::string(header) +
+                                "flash-attn\t2.8.3\tlinux-x86_64\tgithub-release\t12.x\texact\t2.7;2.8\t2.7.1;2.8.0\tFALSE\thttps://x\ts\t\n");
+  EXPECT_TRUE(good.ok()) << good.error();
   auto bad_pin = ParseCatalogTable("extensions.tsv", "package\tversion\treleased\ttorch\tsource\tnotes\nx\t1.0\t\t=>2\ts\t\n");
   EXPECT_FALSE(bad_pin.ok());
 }

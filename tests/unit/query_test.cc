@@ -25,11 +25,14 @@ TEST(Query, Torch1130PairsWithVision0140AndAudio0130) {
   EXPECT_EQ(t->python_min->ToString(), "3.7");
   EXPECT_EQ(t->python_max->ToString(), "3.10");
   // PyPI's default on Linux x86_64 (the pytorch.github.io published_versions.json of 2.4.0);
-  // no default recorded for a platform without rows.
+  // no default recorded where no source says (Windows before 2.1); an Intel Mac's is the CPU wheel.
   const TorchVariant* pypi = PypiDefaultVariant(TheCatalog(), *t, "linux-x86_64");
   ASSERT_NE(pypi, nullptr);
   EXPECT_EQ(pypi->variant.tag, "cu117");
-  EXPECT_EQ(PypiDefaultVariant(TheCatalog(), *t, "macos-x86_64"), nullptr);
+  EXPECT_EQ(PypiDefaultVariant(TheCatalog(), *t, "windows-x86_64"), nullptr);
+  const TorchVariant* mac = PypiDefaultVariant(TheCatalog(), *t, "macos-x86_64");
+  ASSERT_NE(mac, nullptr);
+  EXPECT_EQ(mac->variant.tag, "cpu");
   EXPECT_EQ(FindTorch(TheCatalog(), V("1.13.0+cu117")), t);
   EXPECT_EQ(FindTorch(TheCatalog(), V("1.13")), t);
   auto by_vision = TorchForVision(TheCatalog(), V("0.14.0"));
