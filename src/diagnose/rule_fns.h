@@ -23,6 +23,10 @@ struct TorchCode {
 };
 // "GPU code in FILE: LIST (N fatbin containers, M entries read...)".
 EvidenceItem CodeEvidence(const std::string& path, const FatbinCode& code);
+// The major of a versioned soname: libcudart.so.11.0 -> 11, libcudnn.so.9 -> 9.
+std::optional<int> SonameMajor(std::string_view soname, std::string_view stem);
+// The first DT_NEEDED of `b` that is a versioned `stem` soname, with its major.
+std::optional<std::pair<std::string, int>> NeededMajor(const BinaryInfo& b, std::string_view stem);
 std::optional<TorchCode> TorchFileCode(const PackageInfo& torch);
 // FitArch over the code a library carries: SASS of the same major and a lower or equal minor, or
 // PTX of a lower or equal capability.

@@ -19,22 +19,6 @@ namespace {
 
 ComputeCapability CcOf(int arch) { return ComputeCapability{arch / 10, arch % 10, 0}; }
 
-// The major of a versioned soname: libcudart.so.11.0 -> 11, libcudnn.so.9 -> 9.
-std::optional<int> SonameMajor(std::string_view soname, std::string_view stem) {
-  std::string prefix = std::string(stem) + ".so.";
-  if (!StartsWith(soname, prefix)) return std::nullopt;
-  std::string_view rest = soname.substr(prefix.size());
-  auto n = ParseUint(rest.substr(0, rest.find('.')));
-  return n ? std::optional<int>(static_cast<int>(*n)) : std::nullopt;
-}
-
-std::optional<std::pair<std::string, int>> NeededMajor(const BinaryInfo& b, std::string_view stem) {
-  for (const std::string& n : b.needed) {
-    if (auto m = SonameMajor(n, stem)) return std::pair(n, *m);
-  }
-  return std::nullopt;
-}
-
 std::string ExtLabel(const ExtensionInfo& e) { return e.name + (e.version ? " " + e.version->ToString() : ""); }
 
 // Every GPU's capability, lowest first: "6.1;7.5".
@@ -75,6 +59,23 @@ std::optional<Pep440> ExactPin(const SpecifierSet& spec) {
 }
 
 }  // namespace
+
+// The major of a versioned soname: libcudart.so.11.0 -> 11, libcudnn.so.9 -> 9.
+std::optional<int> SonameMajor(std::string_view soname, std::string_view stem) {
+  std::string prefix = std::string(stem) + ".so.";
+  if (!StartsWith(soname, prefix)) return std::nullopt;
+  std::string_view rest = soname.substr(prefix.size());
+  auto n = ParseUint(rest.substr(0, rest.find('.')));
+  return n ? std::optional<int>(static_cast<int>(*n)) : std::nullopt;
+}
+
+std::optional<std::pair<std::string, int>> NeededMajor(const BinaryInfo& b, std::string_view stem) {
+  for (const std::string& n : b.needed) {
+    if (auto m = SonameMajor(n, stem)) return std::pair(n, *m);
+  }
+  return std::nullopt;
+}
+
 
 ArchFit FitCode(const FatbinCode& code, const ComputeCapability& gpu) {
   ArchFit best;

@@ -17,6 +17,24 @@ std::string BuildName(std::string_view tag) {
   return "";
 }
 
+// A companion whose version and build facts name no variant (PyPI's torchvision 0.23.0: no local
+// label, version.py computes its CUDA at import) is a CUDA build when its compiled library links
+// the CUDA runtime: its build name ("CUDA 12") and what says so.
+struct LinkedBuild {
+  std::string build, evidence_file, soname;
+};
+std::optional<LinkedBuild> CudaBuildByLinks(const PythonEnv& env, std::string_view name) {
+  for (const ExtensionInfo& ext : env.extensions) {
+    if (ext.name != name) continue;
+    for (const BinaryInfo& lib : ext.libs) {
+      if (auto cudart = NeededMajor(lib, "libcudart")) {
+        return LinkedBuild{"CUDA " + std::to_string(cudart->second), lib.path, cudart->first};
+      }
+    }
+  }
+  return std::nullopt;
+}
+
 void CheckCompanionBuild(const Snapshot& s, const PythonEnv& env, const PackageInfo& torch,
                          const char* name, const char* id, std::vector<Finding>& out) {
   auto it = env.packages.find(name);
@@ -24,6 +42,16 @@ void CheckCompanionBuild(const Snapshot& s, const PythonEnv& env, const PackageI
   const PackageInfo& pkg = it->second;
   std::string torch_variant = VariantTag(torch), pkg_variant = VariantTag(pkg);
   std::string torch_build = BuildName(torch_variant), pkg_build = BuildName(pkg_variant);
+  std::vector<EvidenceItem> evidence = {TorchEvidence(env, torch), PackageEvidence(pkg)};
+  // Without a variant of its own, a CPU torch beside a companion linking the CUDA runtime (another
+  // CUDA major beside a CUDA torch is ext.cuda_major's).
+  if (pkg_variant.empty() && IsCpuBuild(torch)) {
+    if (auto linked = CudaBuildByLinks(env, name)) {
+      pkg_build = linked->build;
+      pkg_variant = "links " + linked->soname;
+      evidence.push_back(Ev("evidence.needed", {{"file", linked->evidence_file}, {"soname", linked->soname}}));
+    }
+  }
   if (torch_build.empty() || pkg_build.empty() || torch_variant == pkg_variant) return;
   RemedyNeed need = Need(RemedyNeed::Kind::kCompanionRebuild);
   need.package = name;
@@ -33,8 +61,7 @@ void CheckCompanionBuild(const Snapshot& s, const PythonEnv& env, const PackageI
                         {{"env", env.prefix}, {"package", name}, {"version", pkg.version->ToString()},
                          {"torch", torch.version->ToString()}, {"torch_build", torch_build},
                          {"torch_variant", torch_variant}, {"pkg_build", pkg_build}, {"pkg_variant", pkg_variant}},
-                        {TorchEvidence(env, torch), PackageEvidence(pkg)},
-                        "pairing", need));
+                        std::move(evidence), "pairing", need));
 }
 
 }  // namespace

@@ -70,6 +70,26 @@ const TorchRelease* NearestTorch(const Catalog& c, const ExtensionRelease& e, co
   return ok.empty() ? nullptr : ok.back();
 }
 
+// Whether the wheel of `e` that fits `build` was built against a release of torch's line no newer
+// than torch itself (or the row does not say): not one the built-against judgement would flag.
+bool BuiltForIt(const Catalog& c, const ExtensionRelease& e, std::string_view platform, const TorchBuild& build) {
+  std::vector<const ExtensionWheel*> wheels = WheelsFor(c, e, platform, build);
+  if (wheels.empty()) return true;
+  std::optional<Pep440> built = WheelBuiltAgainst(*wheels.front(), build.torch);
+  return !built || (!built->IsPrerelease() && !(build.torch.WithoutLocal() < *built));
+}
+
+// The releases that fit, those whose wheel was built for this very torch first kept alone when
+// there are any (a fix should not lead to the next warning).
+std::vector<const ExtensionRelease*> PreferBuiltForIt(const Catalog& c, std::vector<const ExtensionRelease*> fits,
+                                                      std::string_view platform, const TorchBuild& build) {
+  std::vector<const ExtensionRelease*> clean;
+  for (const ExtensionRelease* e : fits) {
+    if (BuiltForIt(c, *e, platform, build)) clean.push_back(e);
+  }
+  return clean.empty() ? fits : clean;
+}
+
 std::string PinText(std::string_view name, const Pep440& v) { return std::string(name) + "==" + v.Public(); }
 
 struct Ctx {
@@ -83,7 +103,8 @@ TorchBuild BuildOf(const Judged& j) { return TorchBuild{j.torch, j.cuda, CxxAbi:
 void JudgeTorch(Ctx& x, const Pin& pin, const ExtensionRelease& e, const Judged& j) {
   const ExtensionMessageIds& ids = ExtensionIds();
   MessageArgs args = {{"name", pin.name}, {"version", e.version.Public()}, {"need", NeedText(e)}, {"torch", j.torch.Public()}};
-  std::vector<const ExtensionRelease*> fits = ExtensionsFor(x.c, e.package, x.platform, BuildOf(j));
+  std::vector<const ExtensionRelease*> fits =
+      PreferBuiltForIt(x.c, ExtensionsFor(x.c, e.package, x.platform, BuildOf(j)), x.platform, BuildOf(j));
   if (!j.cuda) {  // a CPU build or an unknown one: any release that accepts this torch
     fits.clear();
     for (const ExtensionRelease* o : ExtensionReleases(x.c, e.package)) {
@@ -141,7 +162,9 @@ void JudgeWheel(Ctx& x, const Pin& pin, const ExtensionRelease& e, const Judged&
     return;
   }
   std::vector<std::string> cudas = ExtensionCudaList(x.c, e, x.platform);
-  const ExtensionRelease* alt = Nearest(ExtensionsFor(x.c, e.package, x.platform, BuildOf(j)), e.version);
+  const ExtensionRelease* alt =
+      Nearest(PreferBuiltForIt(x.c, ExtensionsFor(x.c, e.package, x.platform, BuildOf(j)), x.platform, BuildOf(j)),
+              e.version);
   std::string fix = alt ? PinText(pin.name, alt->version) : "";
   MessageArgs args = {{"name", pin.name}, {"version", e.version.Public()}, {"platform", x.platform},
                       {"torch", j.torch.Public()}, {"cuda", j.cuda->MajorMinor()}};
@@ -157,7 +180,13 @@ void JudgeWheel(Ctx& x, const Pin& pin, const ExtensionRelease& e, const Judged&
   args.push_back({"list", Join(cudas, ", ")});
   std::vector<std::string> lines = ExtensionTorchList(x.c, e, x.platform);
   if (!lines.empty()) args.push_back({"lines", Join(lines, ", ")});
-  x.r.problems.push_back({lines.empty() ? ids.no_wheel : ids.no_wheel_torch, std::move(args), {}, fix});
+  // A release with a binary wheel on PyPI for the platform is installed all the same (pip builds
+  // nothing): it is its CUDA code that fails to load (bitsandbytes: "Configured CUDA binary not found").
+  std::vector<const ExtensionWheel*> here = ExtensionWheelsOf(x.c, e.package, e.version, x.platform);
+  bool on_pypi = std::any_of(here.begin(), here.end(),
+                             [](const ExtensionWheel* w) { return w->location == WheelLocation::kPypi; });
+  const char* id = on_pypi ? ids.no_wheel_pypi : lines.empty() ? ids.no_wheel : ids.no_wheel_torch;
+  x.r.problems.push_back({id, std::move(args), {}, fix});
 }
 
 // Without a torch pin: the torch the release pulls in, and on platforms where PyPI's build of
@@ -204,13 +233,15 @@ const ExtensionMessageIds& ExtensionIds() {
       "check.ext_torch",         "check.ext_torch_moves", "check.ext_no_wheel", "check.ext_no_wheel_torch",
       "check.ext_no_platform",   "check.ext_not_in_catalog", "check.ext_torch_unknown", "check.ext_wheels_unknown",
       "check.ext_pulls",
-      "check.ext_pulls_cpu",     "check.ext_fits",        "check.ext_built_newer", "check.ext_built_nightly"};
+      "check.ext_pulls_cpu",     "check.ext_fits",        "check.ext_built_newer", "check.ext_built_nightly",
+      "check.ext_no_wheel_pypi"};
   return kIds;
 }
 
 bool IsExtensionProblem(const Problem& p) {
   const ExtensionMessageIds& ids = ExtensionIds();
-  for (const char* id : {ids.torch_required, ids.torch_moves, ids.no_wheel, ids.no_wheel_torch, ids.no_platform, ids.built_newer}) {
+  for (const char* id : {ids.torch_required, ids.torch_moves, ids.no_wheel, ids.no_wheel_torch, ids.no_platform, ids.built_newer,
+                         ids.no_wheel_pypi}) {
     if (p.id == id) return true;
   }
   return false;

@@ -28,6 +28,7 @@ struct ExtensionMessageIds {
   const char* fits;             // note: the release accepts torch and has a wheel for it
   const char* built_newer;      // its wheel for torch's line was built against a newer patch; fix: move torch
   const char* built_nightly;    // note: ... built against a nightly of torch's line
+  const char* no_wheel_pypi;    // its PyPI wheel for the platform installs, but serves no build of torch's CUDA
 };
 const ExtensionMessageIds& ExtensionIds();
 

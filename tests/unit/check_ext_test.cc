@@ -185,12 +185,14 @@ TEST(CheckExtensions, Xformers0022Post4BesideTorch201NamesTorch210) {
 // release with CUDA 12.8 builds.
 TEST(CheckExtensions, BitsandbytesWithoutTheTorchCudaMinorNamesWhatExistsAndTheNearestRelease) {
   CheckResult r = Check({"torch==2.7.1+cu128", "bitsandbytes==0.45.2"}, Machine(Os::kWindows, "572.16", "12.0"));
-  const Problem* p = Find(r, "check.ext_no_wheel");
+  const Problem* p = Find(r, "check.ext_no_wheel_pypi");  // PyPI's wheel installs; its library is missing
   ASSERT_NE(p, nullptr) << Text(r);
   EXPECT_EQ(Arg(p->args, "cuda"), "12.8");
   EXPECT_EQ(Arg(p->args, "platform"), "windows-x86_64");
   EXPECT_EQ(Arg(p->args, "list"), "11.7, 11.8, 12.0, 12.1, 12.2, 12.3, 12.4, 12.5, 12.6");
   EXPECT_EQ(p->fix, "bitsandbytes==0.45.3");
+  EXPECT_NE(Text(r).find("pip installs its PyPI wheel all the same"), std::string::npos) << Text(r);
+  EXPECT_EQ(Text(r).find("build it from source"), std::string::npos) << Text(r);
 }
 
 // Dao-AILab/flash-attention#2299: no official flash-attn wheel for torch 2.10 (2.8.3's are built
@@ -230,6 +232,19 @@ TEST(CheckExtensions, FlashAttnWheelBuiltAgainstANightlyIsNoted) {
   EXPECT_TRUE(HasNote(r, "check.ext_built_nightly")) << Text(r);
   EXPECT_EQ(Find(r, "check.ext_no_wheel_torch"), nullptr) << Text(r);
   EXPECT_NE(Text(r).find("built against the nightly 2.4.0.dev20240407"), std::string::npos) << Text(r);
+}
+
+// Dao-AILab/flash-attention#1832: torch 2.6.0 with flash-attn 2.6.3, which has no torch 2.6 wheel;
+// users moved to a release with one. The nearest releases (2.7.1.post1 to 2.7.3) built their
+// torch 2.6 wheel against a nightly of 2.6, so the fix is the first built against 2.6.0 itself.
+TEST(CheckExtensions, FlashAttnFixSkipsReleasesBuiltAgainstANightlyOfTheLine) {
+  CheckResult r = Check({"torch==2.6.0", "flash-attn==2.6.3"}, Machine(Os::kLinux, "570.86.10", "8.9"));
+  const Problem* p = Find(r, "check.ext_no_wheel_torch");
+  ASSERT_NE(p, nullptr) << Text(r);
+  EXPECT_EQ(p->fix, "flash-attn==2.7.4") << Text(r);
+  CheckResult fixed = Check({"torch==2.6.0", "flash-attn==2.7.4"}, Machine(Os::kLinux, "570.86.10", "8.9"));
+  EXPECT_TRUE(fixed.ok()) << Text(fixed);
+  EXPECT_FALSE(HasNote(fixed, "check.ext_built_nightly")) << Text(fixed);
 }
 
 TEST(CheckExtensions, FlashAttnOnWindowsHasNoPrebuiltWheel) {

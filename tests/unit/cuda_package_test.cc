@@ -11,6 +11,7 @@
 
 #include "diagnose/rules.h"
 #include "plan/diagnose.h"
+#include "plan/remedy_text.h"
 #include "probe/binaries.h"
 #include "probe/context.h"
 #include "report/doctor.h"
@@ -226,6 +227,58 @@ TEST(CudaPackage, NoCodeForTheGpuIsSaidWithoutATorchRebuild) {
   std::vector<Finding> fb = Diagnose(sb, testing::TheCatalog());
   EXPECT_EQ(WithId(fb, "ext.no_kernels").size(), 1u);
   EXPECT_TRUE(WithId(fb, "cudapkg.no_kernels").empty());
+}
+
+// rhel-lightspeed/docs2db#2 and tenstorrent/tt-forge#890: torch 2.8.0+cpu from the CPU index,
+// torchvision 0.23.0 from PyPI (no local label: PyPI's cu128 build, its _C.so linking
+// libcudart.so.12): "operator torchvision::nms does not exist". The fix in both threads: the
+// torchvision build of torch's index. Here _C.so is a real ELF object linking libcudart.so.12 and
+// libc10_cuda.so (tests/fixtures/fatbin/ext_cudart12_sm75_80.so).
+TEST(CudaPackage, PypisCudaTorchvisionBesideACpuTorchIsAMismatch) {
+  TempDir t;
+  Place(t, "ext_cudart12_sm75_80.so", "torchvision/_C.so");
+  t.Write(std::string(kSite).substr(1) + "/torchvision/version.py",
+          "__version__ = '0.23.0'\ngit_version = '7a4a1b7'\nfrom torchvision.extension import _check_cuda_version\n"
+          "if _check_cuda_version() > 0:\n    cuda = _check_cuda_version()\n");
+  Dist(t, "torchvision", "0.23.0", "Requires-Dist: numpy\nRequires-Dist: torch==2.8.0\n",
+       {"torchvision/_C.so", "torchvision/version.py"});
+  Snapshot s = testing::MachineWithDriver("535.104.05", "12.2");
+  s.gpus.clear();
+  PythonEnv env;
+  env.executable = "/venv/bin/python";
+  env.prefix = "/venv";
+  env.kind = PythonKind::kVenv;
+  env.version = PyVersion::Parse("3.11").value();
+  env.site_packages = {kSite};
+  PackageInfo torch;
+  torch.name = "torch";
+  torch.version = Pep440::Parse("2.8.0+cpu").value();
+  torch.variant = Variant::Cpu();
+  env.packages["torch"] = torch;
+  PackageInfo vision;
+  vision.name = "torchvision";
+  vision.version = Pep440::Parse("0.23.0").value();
+  env.packages["torchvision"] = vision;
+  s.pythons.push_back(env);
+  auto fs = MakeRealFs(t.path());
+  Trail trail(s, "binaries");
+  s.pythons[0].extensions = ScanExtensions(*fs, s.pythons[0], trail);
+  ASSERT_EQ(s.pythons[0].extensions.size(), 1u);
+
+  std::vector<Finding> found = WithId(Diagnose(s, testing::TheCatalog()), "torch.vision_cuda_mismatch");
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(Arg(found[0], "pkg_build"), "CUDA 12");
+  EXPECT_EQ(Arg(found[0], "pkg_variant"), "links libcudart.so.12");
+  EXPECT_EQ(Arg(found[0], "torch_variant"), "cpu");
+  std::string fix = RemedyText(found[0].remedy);
+  EXPECT_NE(fix.find("torchvision==0.23.0"), std::string::npos) << fix;
+  EXPECT_NE(fix.find("https://download.pytorch.org/whl/cpu"), std::string::npos) << fix;
+
+  // A CUDA torch beside it: the same build family, nothing here (another major is ext.cuda_major's).
+  s.pythons[0].packages["torch"].version = Pep440::Parse("2.8.0+cu128").value();
+  s.pythons[0].packages["torch"].variant = *Variant::Parse("cu128");
+  s.pythons[0].packages["torch"].cuda = CudaVersion::Parse("12.8").value();
+  EXPECT_TRUE(WithId(Diagnose(s, testing::TheCatalog()), "torch.vision_cuda_mismatch").empty());
 }
 
 }  // namespace
