@@ -298,6 +298,11 @@ std::string GpuName(const MachineSpec& spec) {
   return spec.gpus.empty() ? "NVIDIA GPU" : spec.gpus.front().Sm();
 }
 
+Reason ArchGap(const State& s, const TorchRelease& t, const TorchVariant& v) {
+  return {"gap.arch", {{"candidate", t.torch.Public() + "+" + v.variant.tag}, {"gpu", GpuName(s.spec)},
+                       {"date", s.c.data_date}}};
+}
+
 void CheckCandidateFits(State& s, const TorchRelease& t, const TorchVariant& v, std::vector<Reason> reasons) {
   s.result.variant = &v;
   if (v.variant.kind == Variant::Kind::kCpu && HasGpu(s.spec)) {
@@ -312,6 +317,12 @@ void CheckCandidateFits(State& s, const TorchRelease& t, const TorchVariant& v, 
   for (Reason& c : caveats) {
     if (c.id == "caveat.python_experimental") s.result.notes.push_back(std::move(c));
   }
+  // An architecture list the catalog lacks confirms nothing and rules nothing out: a note.
+  std::erase_if(reasons, [&](const Reason& r) {
+    if (r.id != "reject.arch_unknown") return false;
+    s.result.notes.push_back(ArchGap(s, t, v));
+    return true;
+  });
   if (reasons.empty()) return;
   s.machine_problem = true;
   s.variant_problem = s.variant_problem || std::any_of(reasons.begin(), reasons.end(), [](const Reason& r) {
@@ -446,7 +457,18 @@ std::optional<Plan> PlanWithRelease(const State& s, MachineSpec spec, const Torc
     if (auto plan = TryPlan(s, spec)) return plan;
   }
   spec.variant.reset();
-  return TryPlan(s, spec);
+  if (auto plan = TryPlan(s, spec)) return plan;
+  // The pinned release is kept where its build for this machine fails only for an architecture
+  // list the catalog lacks (GH200 and 2.6.0's aarch64 cu126): not ruled out, so no reason to move
+  // the pin; the corrected pins say it is unconfirmed.
+  if (&t != s.release) return std::nullopt;
+  Plan p = MakePlan(s.c, spec);
+  if (p.release || !p.unconfirmed || p.unconfirmed->release != &t) return std::nullopt;
+  p.release = p.unconfirmed->release;
+  p.variant = p.unconfirmed->variant;
+  p.commands = p.unconfirmed->commands;
+  p.unconfirmed.reset();
+  return p;
 }
 
 // The plan that changes least: the pinned release (its variant, then another variant's index),
@@ -484,6 +506,7 @@ void Correct(State& s) {
   std::string pip = replaces ? InstallText(install, ShellFor(s.spec.platform.os)) : plan->commands.pip;
   s.result.install = KeepIndexes(s, pip);
   if (!from_pypi) s.corrected_tag = plan->variant->variant.tag;
+  if (plan->variant->variant.cuda && !plan->variant->arch_list && HasGpu(s.spec)) s.result.notes.push_back(ArchGap(s, t, *plan->variant));
 }
 
 // The corrected pins are what check itself passes: checked again on the same machine, or dropped.

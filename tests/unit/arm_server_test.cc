@@ -230,8 +230,10 @@ TEST(GpuHosts, LookupGpuAnswersForTheGpusHost) {
 
 // https://github.com/transformerlab/transformerlab-app/issues/1330: a DGX Spark (GB10) ended up
 // with torch 2.9.1+cpu. 2.9.1 has CUDA builds for linux-aarch64, so the fix keeps the pin and
-// only adds the CUDA index; torch 2.7.1, whose aarch64 cu128 build the catalog cannot confirm
-// for the GPU, is moved, and check says from which release to which.
+// only adds the CUDA index. torch 2.7.1's aarch64 cu128 build is kept too: the catalog lacks its
+// architecture list, which rules nothing out, and a note says so (vllm-project/vllm#16502: a
+// pinned torch moved for an unknown list breaks what pins it). torch 2.4.0 has no aarch64 CUDA
+// build at all: that pin moves, and check says from which release to which.
 TEST(GpuHosts, CheckKeepsAPinWithAnAarch64CudaBuildAndNamesTheMoveOtherwise) {
   json keep = RunJson({"check", "--no-detect", "--gpu", "GB10", "--driver", "580.95.05", "torch==2.9.1"});
   ASSERT_EQ(keep["corrected"].size(), 1u) << keep.dump();
@@ -239,9 +241,16 @@ TEST(GpuHosts, CheckKeepsAPinWithAnAarch64CudaBuildAndNamesTheMoveOtherwise) {
   std::string keep_text = RunCudamatch({"check", "--no-detect", "--gpu", "GB10", "--driver", "580.95.05", "torch==2.9.1"}).out;
   EXPECT_EQ(keep_text.find("These move the torch pin"), std::string::npos) << keep_text;
 
-  std::string moved = RunCudamatch({"check", "--no-detect", "--gpu", "GH200", "--driver", "570.124.06", "torch==2.7.1"}).out;
+  json unconfirmed = RunJson({"check", "--no-detect", "--gpu", "GH200", "--driver", "570.124.06", "torch==2.7.1"});
+  ASSERT_EQ(unconfirmed["corrected"].size(), 1u) << unconfirmed.dump();
+  EXPECT_EQ(unconfirmed["corrected"][0], "torch==2.7.1+cu128");
+  bool gap = false;
+  for (const json& n : unconfirmed["notes"]) gap = gap || n["id"] == "gap.arch";
+  EXPECT_TRUE(gap) << unconfirmed["notes"].dump();
+
+  std::string moved = RunCudamatch({"check", "--no-detect", "--gpu", "GH200", "--driver", "570.124.06", "torch==2.4.0"}).out;
   EXPECT_NE(moved.find("linux-aarch64, from the GPU NVIDIA GH200"), std::string::npos) << moved;
-  EXPECT_NE(moved.find("These move the torch pin from 2.7.1 to 2.9.0."), std::string::npos) << moved;
+  EXPECT_NE(moved.find("These move the torch pin from 2.4.0 to 2.9.0."), std::string::npos) << moved;
 }
 
 // https://github.com/pytorch/pytorch.github.io/issues/1687: on an aarch64 host `pip3 install
