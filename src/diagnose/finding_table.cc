@@ -12,6 +12,7 @@ void CheckModuleNotLoaded(const Snapshot& s, const Catalog& c, const PlanQuery& 
 void CheckDriverMismatch(const Snapshot& s, const Catalog& c, const PlanQuery& plans, std::vector<Finding>& out);
 void CheckWslLinuxDriver(const Snapshot& s, const Catalog& c, const PlanQuery& plans, std::vector<Finding>& out);
 void CheckWslWindowsDriver(const Snapshot& s, const Catalog& c, const PlanQuery& plans, std::vector<Finding>& out);
+void CheckWslDxgdmal(const Snapshot& s, const Catalog& c, const PlanQuery& plans, std::vector<Finding>& out);
 void CheckContainerDevices(const Snapshot& s, const Catalog& c, const PlanQuery& plans, std::vector<Finding>& out);
 void CheckVisibleDevices(const Snapshot& s, const Catalog& c, const PlanQuery& plans, std::vector<Finding>& out);
 void CheckForwardCompat(const Snapshot& s, const Catalog& c, const PlanQuery& plans, std::vector<Finding>& out);
@@ -105,6 +106,8 @@ const std::vector<FindingDecl>& FindingTable() {
       {"toolkit.path_vs_cuda_path", W, CheckToolkitPathVsCudaPath, kMachine},
       {"driver.library_fault", W, CheckLibraryFaults, kMachine},
       {"driver.implausible_value", W, CheckImplausibleValues, kMachine},
+      {"wsl.dxgdmal_missing", E, CheckWslDxgdmal, kMachine},
+      {"wsl.dxgdmal_unknown_driver", W, CheckWslDxgdmal, kMachine},
       {"wsl.windows_driver", I, CheckWslWindowsDriver, kMachine},
       {"paste.conflicting_facts", W, CheckPaste, kMachine},
       {"paste.truncated", I, CheckPaste, kMachine},

@@ -190,4 +190,26 @@ void CheckUnknownGpu(const Snapshot& s, const Catalog&, const PlanQuery&, std::v
   }
 }
 
+// A container under WSL 2 whose toolkit mounted the Windows driver's libcuda.so.1.1 but not
+// libnvdxgdmal.so.1: NVIDIA's Windows drivers 555 and newer need it, and CUDA starts with error 500
+// "named symbol not found" without it (NVIDIA/nvidia-container-toolkit#520: toolkits before
+// 1.14.4 / 1.15.0, Docker Desktop before 4.31.0). An error where the driver is known to be 555 or
+// newer, a warning where its version is not known (no driver DLL is mounted into a container).
+void CheckWslDxgdmal(const Snapshot& s, const Catalog&, const PlanQuery&, std::vector<Finding>& out) {
+  constexpr int kFirstBranchWithDxgdmal = 555;
+  const DriverInfo& d = s.driver;
+  if (!d.wsl || !d.container || d.wsl_store_package.empty() || d.wsl_dxgdmal) return;
+  std::optional<DriverVersion> v = d.version();
+  if (v && v->branch() < kFirstBranchWithDxgdmal) return;
+  std::vector<EvidenceItem> evidence = {Ev("evidence.wsl_kernel", {{"source", "/proc/version"}}),
+                                        Ev("evidence.container", {{"source", d.container_source}}),
+                                        Ev("evidence.wsl_dxgdmal", {{"package", d.wsl_store_package}})};
+  if (v) {
+    for (EvidenceItem& e : DriverEvidence(d)) evidence.push_back(std::move(e));
+  }
+  out.push_back(Emit(v ? "wsl.dxgdmal_missing" : "wsl.dxgdmal_unknown_driver",
+                     {{"package", d.wsl_store_package}, {"driver", ArgOf(v, [](const DriverVersion& x) { return x.text; })}},
+                     std::move(evidence), "wsl-containers"));
+}
+
 }  // namespace cudamatch

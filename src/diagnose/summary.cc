@@ -28,6 +28,7 @@ const std::vector<BlockRow>& BlockTable() {
       {"driver.mismatch", Blocks::kEveryEnv},
       {"container.driver_mismatch", Blocks::kEveryEnv},
       {"wsl.linux_driver", Blocks::kEveryEnv},
+      {"wsl.dxgdmal_missing", Blocks::kEveryEnv},
       {"container.no_devices", Blocks::kEveryEnv},
       {"env.visible_devices_hide_all", Blocks::kEveryEnv},
       {"torch.driver_too_old", Blocks::kItsEnv},

@@ -53,6 +53,36 @@ std::vector<const JetPackRelease*> JetPacksAsked(const Catalog& c, const Machine
   return JetPacksOfModule(c, asked.jetson_model);
 }
 
+// The JetPack lines of the module whatever its L4T release (a gpus.tsv name: --gpu, or the GPU of
+// its SoC).
+std::vector<const JetPackRelease*> JetPacksOfTheModule(const Catalog& c, const MachineSpec& asked) {
+  for (const std::string& name : asked.gpu_names) {
+    if (auto found = JetPacksOfModule(c, name); !found.empty()) return found;
+  }
+  return JetPacksOfModule(c, asked.jetson_model);
+}
+
+std::string JetPackList(const std::vector<const JetPackRelease*>& jps);
+
+// The module's JetPack has no wheel for the Python asked for: the other JetPack lines of the module
+// that have one (pytorch/pytorch#78067: a Xavier on JetPack 4.4 with Python 3.8; the maintainer:
+// the Python 3.8 wheels need JetPack 5).
+void OtherJetPacksForPython(const Catalog& c, const MachineSpec& asked, const JetPackRelease& jp, PlatformGate& gate) {
+  if (!asked.python || !jp.python || *asked.python == *jp.python) return;
+  std::vector<const JetPackRelease*> others;
+  for (const JetPackRelease* o : JetPacksOfTheModule(c, asked)) {
+    if (o != &jp && o->python && *o->python == *asked.python) others.push_back(o);
+  }
+  if (others.empty()) return;
+  std::string model = !asked.gpu_names.empty() && !asked.gpu_names.front().empty() ? asked.gpu_names.front()
+                      : asked.jetson_model.empty()                                   ? "this Jetson"
+                                                                                      : asked.jetson_model;
+  gate.notes.push_back({"caveat.jetson_python_elsewhere", {{"jetpacks", JetPackList(others)},
+                                                           {"model", model},
+                                                           {"python", asked.python->ToString()},
+                                                           {"jetpack", std::string(jp.jetpack)}}});
+}
+
 std::string JetPackList(const std::vector<const JetPackRelease*>& jps) {
   std::vector<std::string> names;
   for (const JetPackRelease* jp : jps) names.push_back(std::string(jp->jetpack));
@@ -70,6 +100,7 @@ void GateJetson(const Catalog& c, const MachineSpec& asked, PlatformGate& gate) 
   std::string model = asked.jetson_model.empty() ? "Jetson" : asked.jetson_model;
   gate.notes.push_back({"caveat.jetson_not_pypi", {{"model", model}}});
   for (const JetPackRelease* jp : jps) JetPackNote(*jp, asked, gate);
+  if (!asked.jetson_l4t.empty() && jps.size() == 1) OtherJetPacksForPython(c, asked, *jps.front(), gate);
   if (jps.empty()) {
     gate.notes.push_back({"caveat.jetson_wheels_unknown", {{"l4t", ArgOf(asked.jetson_l4t)}}});
   } else if (asked.jetson_l4t.empty()) {

@@ -311,6 +311,7 @@ void ProbeDriver(const ProbeInput& in, Snapshot& snap) {
   ProbeLibraries(in, d, trail);
   ProbeNvml(in, snap, trail);
   if (d.wsl && !d.userspace_version) ProbeWslDriverStore(in, d, trail);
+  if (d.wsl && d.container) ProbeWslContainerLibraries(in, d, trail);
   if (AsksLibcuda(in, d)) in.cuda->Start();
   ProbeForwardCompat(in, d);
 }

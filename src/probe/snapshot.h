@@ -143,6 +143,11 @@ struct DriverInfo {
   std::optional<std::string> nvidia_require_cuda;         // "cuda>=12.4 brand=tesla,driver>=470,driver<471 ..."
   std::vector<ForwardCompat> forward_compat;
   std::vector<LibraryFault> library_faults;
+  // A container under WSL 2: the driver store package its libcuda.so.1.1 was mounted from
+  // (/usr/lib/wsl/drivers/nv*), and whether libnvdxgdmal.so.1 (Windows drivers 555 and newer) was
+  // mounted beside it; "" when none was found or outside such a container.
+  std::string wsl_store_package;
+  bool wsl_dxgdmal = false;
 
   // The version to judge by: user space (what CUDA programs load) before the kernel module.
   std::optional<DriverVersion> version() const {

@@ -52,6 +52,21 @@ bool ShadowedByLinuxDriver(const DriverInfo& d) {
   return linux_lib(d.libcuda_paths) || linux_lib(d.nvml_paths);
 }
 
+void ProbeWslContainerLibraries(const ProbeInput& in, DriverInfo& d, Trail& trail) {
+  for (const std::string& package : ListCaseless(*in.fs, kWslDriverStore, "nv")) {
+    if (!in.fs->Exists(package + "/libcuda.so.1.1")) continue;
+    d.wsl_store_package = package;
+    std::string dxgdmal = package + "/libnvdxgdmal.so.1";
+    d.wsl_dxgdmal = in.fs->Exists(dxgdmal);
+    if (d.wsl_dxgdmal) {
+      trail.Found(dxgdmal, "mounted");
+    } else {
+      trail.Missing(dxgdmal, "not mounted into the container");
+    }
+    return;
+  }
+}
+
 void ProbeWslDriverStore(const ProbeInput& in, DriverInfo& d, Trail& trail) {
   std::vector<std::string> packages = ListCaseless(*in.fs, kWslDriverStore, "nv");
   std::vector<StoreDriver> found;

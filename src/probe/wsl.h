@@ -18,6 +18,10 @@ inline constexpr std::string_view kWslDriverStore = "/usr/lib/wsl/drivers";
 // the user-space version and its source when a package's DLL has one. Reads files only.
 void ProbeWslDriverStore(const ProbeInput& in, DriverInfo& d, Trail& trail);
 
+// In a container under WSL 2: the driver store package the toolkit mounted libcuda.so.1.1 from,
+// and whether it mounted libnvdxgdmal.so.1 beside it (two stats per package at most).
+void ProbeWslContainerLibraries(const ProbeInput& in, DriverInfo& d, Trail& trail);
+
 // A driver library WSL provides (/usr/lib/wsl/lib, the driver store) rather than one a Linux
 // driver package installed inside the distribution (apt install nvidia-driver-*).
 bool IsWslDriverPath(std::string_view path);

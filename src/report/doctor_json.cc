@@ -32,6 +32,9 @@ Json DriverJson(const DriverInfo& d) {
                                                                {"loader", f.loader_source.empty() ? Json(nullptr)
                                                                                                   : Json{{"source", f.loader_source}, {"dir", f.loader_dir}}}});
   j["forward_compat"] = fc;
+  j["wsl_container"] = d.wsl_store_package.empty()
+                           ? Json(nullptr)
+                           : Json{{"store_package", d.wsl_store_package}, {"dxgdmal", d.wsl_dxgdmal}};
   return j;
 }
 

@@ -133,6 +133,25 @@ TEST(PlatformPlan, ThorOnJetPack7IsPlannedWithACuda13Build) {
 }
 
 // An L4T release the catalog has no JetPack row for (R34, JetPack 5.0 developer preview) says so.
+// pytorch/pytorch#78067: an AGX Xavier on JetPack 4.4 (L4T 32.4.3) needs Python 3.8; NVIDIA's
+// wheels for JetPack 4 are Python 3.6 only. The maintainer: the Python 3.8 wheels need JetPack 5,
+// which the Xavier runs. The plan says both.
+TEST(PlatformPlan, JetsonWithAPythonItsJetPackHasNoWheelsForNamesTheJetPackThatHas) {
+  MachineSpec s = JetsonSpec("7.2", "32.4.3", "3.8");
+  s.gpu_names = {"Jetson AGX Xavier"};
+  Plan p = MakePlan(TheCatalog(), s);
+  ASSERT_NE(Caveat(p, "caveat.jetson_python"), nullptr);
+  const Reason* elsewhere = Caveat(p, "caveat.jetson_python_elsewhere");
+  ASSERT_NE(elsewhere, nullptr);
+  EXPECT_EQ(ArgText(*elsewhere, "jetpacks"), "5.1");
+  EXPECT_EQ(ArgText(*elsewhere, "jetpack"), "4.4");
+  EXPECT_EQ(ArgText(*elsewhere, "model"), "Jetson AGX Xavier");
+  // With the JetPack's own Python there is nothing else to say.
+  MachineSpec own = JetsonSpec("7.2", "32.4.3", "3.6");
+  own.gpu_names = {"Jetson AGX Xavier"};
+  EXPECT_EQ(Caveat(MakePlan(TheCatalog(), own), "caveat.jetson_python_elsewhere"), nullptr);
+}
+
 TEST(PlatformPlan, JetsonOnAnUnknownL4tSaysTheWheelsAreUnknown) {
   Plan p = MakePlan(TheCatalog(), JetsonSpec("8.7", "34.1.1", "3.8"));
   EXPECT_TRUE(Has(p.platform_notes, "caveat.jetson_wheels_unknown"));

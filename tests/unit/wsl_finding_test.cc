@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <filesystem>
 
 #include "plan/diagnose.h"
 #include "probe/context.h"
@@ -83,6 +84,68 @@ TEST(WslWindowsDriver, ALinuxMachineHasNone) {
   Snapshot s = Probe("gpu-server", {});
   ASSERT_FALSE(s.driver.wsl);
   EXPECT_EQ(Find(Diagnose(s, testing::TheCatalog()), "wsl.windows_driver"), nullptr);
+}
+
+// YanWenKun/ComfyUI-Docker#74, jhj0517/Whisper-WebUI#279: a container under Docker Desktop's WSL 2
+// backend, nvidia-smi works, torch: "Error 500: named symbol not found"; updating Docker Desktop
+// fixed it. NVIDIA/nvidia-container-toolkit#520: drivers 555+ need libnvdxgdmal.so.1 mounted from
+// the driver store beside libcuda.so.1.1; toolkits before 1.14.4 / 1.15.0 did not mount it. The
+// wsl fixture made a container (/.dockerenv) whose driver store package holds only what such a
+// toolkit mounts (no DLL, so no driver version readable).
+TEST(WslDxgdmal, AContainerWithoutLibnvdxgdmalIsToldErrorFiveHundred) {
+  if (testing::kWindowsBuild) GTEST_SKIP() << testing::kLinuxTreeSkip;
+  testing::TempDir t;
+  namespace stdfs = std::filesystem;
+  stdfs::copy(testing::SourceDir() + "/tests/fixtures/machines/wsl/root", t.path(),
+              stdfs::copy_options::recursive | stdfs::copy_options::copy_symlinks);
+  t.Write(".dockerenv", "");
+  std::string package = "usr/lib/wsl/drivers/nv_dispsi.inf_amd64_7cc7738d8e428783";
+  stdfs::remove(t.path() + "/" + package + "/nvcuda64.dll");
+  stdfs::remove(t.path() + "/" + package + "/nvml.dll");
+  auto probe = [&] {
+    std::unique_ptr<Fs> fs = testing::MakeTestFs(t.path());
+    ProbeInput in;
+    in.fs = fs.get();
+    in.os = Os::kLinux;
+    in.catalog = &testing::TheCatalog();
+    in.env = {{"WSL_DISTRO_NAME", "Ubuntu-22.04"}};
+    in.cwd = "/";
+    return TakeSnapshot(in);
+  };
+  Snapshot s = probe();
+  ASSERT_TRUE(s.driver.wsl && s.driver.container);
+  EXPECT_EQ(s.driver.wsl_store_package, "/" + package);
+  EXPECT_FALSE(s.driver.wsl_dxgdmal);
+  std::vector<Finding> findings = Diagnose(s, testing::TheCatalog());
+  const Finding* unknown = Find(findings, "wsl.dxgdmal_unknown_driver");  // no driver version readable
+  ASSERT_NE(unknown, nullptr);
+  EXPECT_EQ(unknown->severity, Severity::kWarning);
+  EXPECT_EQ(unknown->topic, "wsl-containers");
+
+  // With the version known (NVML answers in a live container): 566.36 is 555 or newer, an error.
+  s.driver.userspace_version = DriverVersion::Parse("566.36").value();
+  findings = Diagnose(s, testing::TheCatalog());
+  const Finding* missing = Find(findings, "wsl.dxgdmal_missing");
+  ASSERT_NE(missing, nullptr);
+  EXPECT_EQ(missing->severity, Severity::kError);
+  EXPECT_TRUE(HasEvidence(*missing, "evidence.wsl_dxgdmal", "/" + package));
+  // Drivers before 555 have no such library to mount.
+  s.driver.userspace_version = DriverVersion::Parse("551.86").value();
+  EXPECT_EQ(Find(Diagnose(s, testing::TheCatalog()), "wsl.dxgdmal_missing"), nullptr);
+
+  // A toolkit that mounts it (1.14.4 / 1.15.0 and newer): nothing to say.
+  t.Write(package + "/libnvdxgdmal.so.1", "");
+  Snapshot fixed = probe();
+  EXPECT_TRUE(fixed.driver.wsl_dxgdmal);
+  for (const Finding& f : Diagnose(fixed, testing::TheCatalog())) EXPECT_EQ(f.id.find("wsl.dxgdmal"), std::string::npos) << f.id;
+}
+
+// Outside a container WSL mounts the whole driver store: nothing is read or said of it.
+TEST(WslDxgdmal, PlainWslReadsNoContainerLibraries) {
+  if (testing::kWindowsBuild) GTEST_SKIP() << testing::kLinuxTreeSkip;
+  Snapshot s = Probe("wsl", {{"WSL_DISTRO_NAME", "Ubuntu-22.04"}});
+  EXPECT_TRUE(s.driver.wsl_store_package.empty());
+  for (const Finding& f : Diagnose(s, testing::TheCatalog())) EXPECT_EQ(f.id.find("wsl.dxgdmal"), std::string::npos) << f.id;
 }
 
 }  // namespace
