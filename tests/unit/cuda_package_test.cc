@@ -21,6 +21,9 @@
 namespace cudamatch {
 namespace {
 
+using testing::Arg;
+using testing::WithId;
+
 namespace stdfs = std::filesystem;
 using testing::TempDir;
 
@@ -82,23 +85,15 @@ GpuInfo Gpu(const char* name, const char* cc) {
   return g;
 }
 
-Snapshot Probed(const TempDir& t, const char* driver, const char* driver_cuda, const char* torch_version,
-                std::vector<GpuInfo> gpus) {
-  Snapshot s = testing::MachineWithDriver(driver, driver_cuda);
-  s.gpus = std::move(gpus);
+// A venv with `torch` on a machine with `driver`, its extensions scanned from `t`.
+Snapshot ScannedVenv(const TempDir& t, Snapshot s, PackageInfo torch) {
   PythonEnv env;
   env.executable = "/venv/bin/python";
   env.prefix = "/venv";
   env.kind = PythonKind::kVenv;
   env.version = PyVersion::Parse("3.11").value();
   env.site_packages = {kSite};
-  PackageInfo torch;
-  torch.name = "torch";
-  torch.version = Pep440::Parse(torch_version).value();
-  bool cu118 = torch.version->local == std::vector<std::string>{"cu118"};
-  torch.variant = *Variant::Parse(cu118 ? "cu118" : "cu121");
-  torch.cuda = CudaVersion::Parse(cu118 ? "11.8" : "12.1").value();
-  env.packages["torch"] = torch;
+  env.packages["torch"] = std::move(torch);
   s.pythons.push_back(env);
   auto fs = MakeRealFs(t.path());
   Trail trail(s, "binaries");
@@ -106,20 +101,24 @@ Snapshot Probed(const TempDir& t, const char* driver, const char* driver_cuda, c
   return s;
 }
 
-std::vector<Finding> WithId(const std::vector<Finding>& all, std::string_view id) {
-  std::vector<Finding> out;
-  for (const Finding& f : all) {
-    if (f.id == id) out.push_back(f);
-  }
-  return out;
+PackageInfo Torch(const char* version, const char* variant, const char* cuda) {
+  PackageInfo torch;
+  torch.name = "torch";
+  torch.version = Pep440::Parse(version).value();
+  torch.variant = *Variant::Parse(variant);
+  if (*cuda) torch.cuda = CudaVersion::Parse(cuda).value();
+  return torch;
 }
 
-std::string Arg(const Finding& f, std::string_view key) {
-  for (const auto& [k, v] : f.args) {
-    if (k == key) return v.value_or("");
-  }
-  return "";
+Snapshot Probed(const TempDir& t, const char* driver, const char* driver_cuda, const char* torch_version,
+                std::vector<GpuInfo> gpus) {
+  Snapshot s = testing::MachineWithDriver(driver, driver_cuda);
+  s.gpus = std::move(gpus);
+  bool cu118 = Pep440::Parse(torch_version).value().local == std::vector<std::string>{"cu118"};
+  return ScannedVenv(t, std::move(s), Torch(torch_version, cu118 ? "cu118" : "cu121", cu118 ? "11.8" : "12.1"));
 }
+
+
 
 // bitsandbytes' CUDA 11.8 library beside a cu121 torch is not an extension built for another
 // CUDA: it is one of the libraries the package chooses from, and links no torch library.
@@ -242,27 +241,13 @@ TEST(CudaPackage, PypisCudaTorchvisionBesideACpuTorchIsAMismatch) {
           "if _check_cuda_version() > 0:\n    cuda = _check_cuda_version()\n");
   Dist(t, "torchvision", "0.23.0", "Requires-Dist: numpy\nRequires-Dist: torch==2.8.0\n",
        {"torchvision/_C.so", "torchvision/version.py"});
-  Snapshot s = testing::MachineWithDriver("535.104.05", "12.2");
-  s.gpus.clear();
-  PythonEnv env;
-  env.executable = "/venv/bin/python";
-  env.prefix = "/venv";
-  env.kind = PythonKind::kVenv;
-  env.version = PyVersion::Parse("3.11").value();
-  env.site_packages = {kSite};
-  PackageInfo torch;
-  torch.name = "torch";
-  torch.version = Pep440::Parse("2.8.0+cpu").value();
-  torch.variant = Variant::Cpu();
-  env.packages["torch"] = torch;
+  Snapshot machine = testing::MachineWithDriver("535.104.05", "12.2");
+  machine.gpus.clear();
+  Snapshot s = ScannedVenv(t, std::move(machine), Torch("2.8.0+cpu", "cpu", ""));
   PackageInfo vision;
   vision.name = "torchvision";
   vision.version = Pep440::Parse("0.23.0").value();
-  env.packages["torchvision"] = vision;
-  s.pythons.push_back(env);
-  auto fs = MakeRealFs(t.path());
-  Trail trail(s, "binaries");
-  s.pythons[0].extensions = ScanExtensions(*fs, s.pythons[0], trail);
+  s.pythons[0].packages["torchvision"] = vision;
   ASSERT_EQ(s.pythons[0].extensions.size(), 1u);
 
   std::vector<Finding> found = WithId(Diagnose(s, testing::TheCatalog()), "torch.vision_cuda_mismatch");

@@ -18,6 +18,8 @@
 namespace cudamatch {
 namespace {
 
+using testing::Arg;
+
 namespace stdfs = std::filesystem;
 using testing::TempDir;
 
@@ -146,12 +148,6 @@ std::vector<Finding> NoKernels(const Snapshot& s) {
   return out;
 }
 
-std::string Arg(const Finding& f, std::string_view key) {
-  for (const auto& [k, v] : f.args) {
-    if (k == key) return v.value_or("");
-  }
-  return "";
-}
 
 // facebookresearch/detectron2#235: one conda environment shared by a GeForce GTX TITAN X
 // (compute capability 5.2) and TITAN RTX cards (7.5); detectron2 installed with

@@ -10,6 +10,9 @@
 namespace cudamatch {
 namespace {
 
+using testing::Arg;
+using testing::WithId;
+
 using testing::TheCatalog;
 
 Snapshot Machine(const char* gpu, const char* cc) {
@@ -58,20 +61,7 @@ ExtensionInfo Ext(std::string name, const char* version, BinaryInfo lib, std::ve
   return e;
 }
 
-std::vector<Finding> WithId(const std::vector<Finding>& all, std::string_view id) {
-  std::vector<Finding> out;
-  for (const Finding& f : all) {
-    if (f.id == id) out.push_back(f);
-  }
-  return out;
-}
 
-std::string Arg(const Finding& f, std::string_view key) {
-  for (const auto& [k, v] : f.args) {
-    if (k == key) return v.value_or("");
-  }
-  return "";
-}
 
 TEST(BinaryRules, ExtensionWithoutTheGpusArchitectureIsAnError) {
   Snapshot s = Machine("Tesla T4", "7.5");

@@ -47,6 +47,21 @@ std::vector<std::string> EmulatorCommand() {
   return words;
 }
 
+std::vector<Finding> WithId(const std::vector<Finding>& all, std::string_view id) {
+  std::vector<Finding> out;
+  for (const Finding& f : all) {
+    if (f.id == id) out.push_back(f);
+  }
+  return out;
+}
+
+std::string Arg(const Finding& f, std::string_view key) {
+  for (const auto& [k, v] : f.args) {
+    if (k == key) return v.value_or("");
+  }
+  return "";
+}
+
 std::string RecordHash(const std::string& file) {
   std::string command = "sha256sum '" + file + "' | cut -c1-64 | xxd -r -p | base64 | tr '+/' '-_' | tr -d '=\\n'";
   std::string out;

@@ -9,6 +9,7 @@
 
 #include "catalog/catalog.h"
 #include "core/fs.h"
+#include "diagnose/finding.h"
 #include "probe/snapshot.h"
 
 namespace cudamatch::testing {
@@ -43,6 +44,10 @@ std::vector<std::string> EmulatorCommand();
 // The cudamatch binary as words for a shell command line, quoted: behind the emulator under a
 // cross build ("'qemu-aarch64-static' ... '/build/cudamatch'"), else the binary alone.
 std::string BinaryForShell();
+// The findings of `all` with id `id`, in order.
+std::vector<Finding> WithId(const std::vector<Finding>& all, std::string_view id);
+// A finding's message argument `key` ("" when absent or unknown).
+std::string Arg(const Finding& f, std::string_view key);
 // The hash of `file` as pip writes it in a RECORD line: "sha256=" and the digest in URL-safe
 // base64 without padding (sha256sum, xxd and base64 through a shell).
 std::string RecordHash(const std::string& file);
