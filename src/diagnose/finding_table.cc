@@ -31,6 +31,7 @@ void CheckTorchFileList(const Snapshot& s, const Catalog& c, const PlanQuery& pl
 void CheckExtensionKernels(const Snapshot& s, const Catalog& c, const PlanQuery& plans, std::vector<Finding>& out);
 void CheckCudaPackageDriver(const Snapshot& s, const Catalog& c, const PlanQuery& plans, std::vector<Finding>& out);
 void CheckExtensionRuntime(const Snapshot& s, const Catalog& c, const PlanQuery& plans, std::vector<Finding>& out);
+void CheckExtensionRuntimeMissing(const Snapshot& s, const Catalog& c, const PlanQuery& plans, std::vector<Finding>& out);
 void CheckExtensionPins(const Snapshot& s, const Catalog& c, const PlanQuery& plans, std::vector<Finding>& out);
 void CheckExtensionAbi(const Snapshot& s, const Catalog& c, const PlanQuery& plans, std::vector<Finding>& out);
 void CheckRuntimeShadowed(const Snapshot& s, const Catalog& c, const PlanQuery& plans, std::vector<Finding>& out);
@@ -93,6 +94,7 @@ const std::vector<FindingDecl>& FindingTable() {
       {"cudapkg.driver_too_old", E, CheckCudaPackageDriver, kEnv},
       {"ext.cuda_major", E, CheckExtensionRuntime, kEnv},
       {"ext.cudnn_major", E, CheckExtensionRuntime, kEnv},
+      {"ext.runtime_missing", E, CheckExtensionRuntimeMissing, kEnv},
       {"ext.torch_pin", E, CheckExtensionPins, kEnv},
       {"ext.cxx_abi", E, CheckExtensionAbi, kEnv},
       {"runtime.shadowed", W, CheckRuntimeShadowed, kEnv},

@@ -337,9 +337,9 @@ std::optional<NeededRequirement> RequirementFor(const PackageInfo& torch, std::s
 
 // Where the loader looked, in short: the needing library's RPATH/RUNPATH as written, then the
 // other places ld.so searches.
-std::string Searched(const Snapshot& s, const PackageInfo& torch, const RuntimeLib& r) {
+std::string Searched(const Snapshot& s, const std::vector<BinaryInfo>& libs, const RuntimeLib& r) {
   std::vector<std::string> parts;
-  for (const BinaryInfo& b : torch.binaries) {
+  for (const BinaryInfo& b : libs) {
     if (b.path != r.needed_by) continue;
     if (b.runpath.empty() && !b.rpath.empty()) parts.push_back("DT_RPATH " + Join(b.rpath, ":"));
     if (!b.runpath.empty()) parts.push_back("DT_RUNPATH " + Join(b.runpath, ":"));
@@ -399,7 +399,7 @@ void CheckRuntimeMissing(const Snapshot& s, const Catalog&, const PlanQuery&, st
     for (const RuntimeLib* r : missing) {
       names.push_back(r->soname);
       evidence.push_back(Ev("evidence.runtime_not_found",
-                            {{"file", r->needed_by}, {"soname", r->soname}, {"searched", Searched(s, torch, *r)}}));
+                            {{"file", r->needed_by}, {"soname", r->soname}, {"searched", Searched(s, torch.binaries, *r)}}));
     }
     evidence.push_back(TorchEvidence(env, torch));
     RemedyNeed need;
@@ -438,6 +438,48 @@ void CheckRuntimeMissing(const Snapshot& s, const Catalog&, const PlanQuery&, st
                           {{"env", env.prefix}, {"torch", torch.version->ToString()}, {"cuda", torch.cuda->MajorMinor()},
                            {"file", first.needed_by}, {"soname", first.soname}, {"list", Join(names, ", ")}},
                           std::move(evidence), topic, need));
+  });
+}
+
+// A CUDA-family library a torch extension links that torch does not map and the loader finds
+// nowhere: importing the extension fails with "<soname>: cannot open shared object file"
+// (rusty1s/pytorch_sparse#271: torch-sparse's libcusparse.so.11 beside a CUDA 12 torch). No
+// command: an nvidia-* wheel of another CUDA than torch's is not what the extension's loader
+// searches; the why names the extension's build for this torch, or the directory on the loader's path.
+void CheckExtensionRuntimeMissing(const Snapshot& s, const Catalog&, const PlanQuery&, std::vector<Finding>& out) {
+  ForEachTorch(s, [&](const PythonEnv& env, const PackageInfo& torch) {
+    if (!torch.cuda || torch.hip) return;
+    for (const ExtensionInfo& ext : env.extensions) {
+      std::vector<const RuntimeLib*> missing;
+      for (const RuntimeLib& r : ext.runtime) {
+        if (!r.path.empty() || !r.wheel_path.empty()) continue;
+        // Another CUDA runtime or cuDNN major than torch's: ext.cuda_major and ext.cudnn_major.
+        auto cudart = SonameMajor(r.soname, "libcudart");
+        if (cudart && *cudart != torch.cuda->major) continue;
+        auto cudnn = SonameMajor(r.soname, "libcudnn");
+        if (cudnn && std::any_of(torch.runtime.begin(), torch.runtime.end(), [&](const RuntimeLib& t) {
+              auto m = SonameMajor(t.soname, "libcudnn");
+              return m && *m != *cudnn;
+            })) {
+          continue;
+        }
+        missing.push_back(&r);
+      }
+      if (missing.empty()) continue;
+      std::vector<std::string> names;
+      std::vector<EvidenceItem> evidence;
+      for (const RuntimeLib* r : missing) {
+        names.push_back(r->soname);
+        evidence.push_back(Ev("evidence.runtime_not_found",
+                              {{"file", r->needed_by}, {"soname", r->soname}, {"searched", Searched(s, ext.libs, *r)}}));
+      }
+      evidence.push_back(TorchEvidence(env, torch));
+      out.push_back(EmitFor(s, env, "ext.runtime_missing",
+                            {{"env", env.prefix}, {"package", ExtLabel(ext)}, {"file", missing.front()->needed_by},
+                             {"soname", missing.front()->soname}, {"list", Join(names, ", ")},
+                             {"torch", torch.version->ToString()}, {"cuda", torch.cuda->MajorMinor()}},
+                            std::move(evidence), "extensions"));
+    }
   });
 }
 

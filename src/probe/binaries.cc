@@ -175,6 +175,23 @@ void ResolveRuntime(const ProbeInput& in, PythonEnv& env, Trail& trail) {
   }
 }
 
+// What each torch extension needs beyond torch's runtime, after the extensions are known.
+void ResolveExtensionsRuntime(const ProbeInput& in, PythonEnv& env, Trail& trail) {
+  auto it = env.packages.find("torch");
+  if (it == env.packages.end() || env.extensions.empty()) return;
+  std::string site;
+  for (ExtensionInfo& ext : env.extensions) {
+    if (!ext.LinksTorch()) continue;
+    if (site.empty()) site = TorchSite(*in.fs, env);
+    if (site.empty()) return;
+    ext.runtime = ResolveExtensionRuntime(in, env, site, ext, it->second.runtime);
+    for (const RuntimeLib& r : ext.runtime) {
+      if (r.path.empty()) trail.Missing(r.soname, "needed by " + r.needed_by + ", not found in the loader's search path");
+      else trail.Found(r.path, r.soname + " via " + std::string(LibOriginName(*r.origin)));
+    }
+  }
+}
+
 }  // namespace
 
 // With the environment cache, the python probe has read the environment's files already
@@ -186,11 +203,13 @@ void ProbeBinaries(const ProbeInput& in, Snapshot& snap) {
       snap.trail.insert(snap.trail.end(), scan->torch_trail.begin(), scan->torch_trail.end());
       ResolveRuntime(in, env, trail);
       snap.trail.insert(snap.trail.end(), scan->extension_trail.begin(), scan->extension_trail.end());
+      ResolveExtensionsRuntime(in, env, trail);
       continue;
     }
     ReadTorchLibs(*in.fs, env, trail);
     ResolveRuntime(in, env, trail);
     env.extensions = ScanExtensions(*in.fs, env, trail);
+    ResolveExtensionsRuntime(in, env, trail);
     ReadTorchAbi(*in.fs, env, trail);
   }
 }

@@ -62,5 +62,11 @@ std::vector<std::string> SharedObjectsUnder(const Fs& fs, const std::vector<std:
 // The CUDA runtime, cuBLAS and cuDNN libraries torch's libraries need, found as ld.so would.
 std::vector<RuntimeLib> ResolveTorchRuntime(const ProbeInput& in, const PythonEnv& env, const std::string& site,
                                             const std::vector<BinaryInfo>& torch_libs);
+// The CUDA-family libraries an extension's libraries need that torch's own runtime does not map
+// before it (no torch library names that soname; another major of libcudart or libcudnn is left to
+// the major rules), found as ld.so would from the extension's libraries; ld.so.conf is read only
+// when there is one to find.
+std::vector<RuntimeLib> ResolveExtensionRuntime(const ProbeInput& in, const PythonEnv& env, const std::string& site,
+                                                const ExtensionInfo& ext, const std::vector<RuntimeLib>& torch_runtime);
 
 }  // namespace cudamatch

@@ -183,4 +183,29 @@ std::vector<RuntimeLib> ResolveTorchRuntime(const ProbeInput& in, const PythonEn
   return out;
 }
 
+std::vector<RuntimeLib> ResolveExtensionRuntime(const ProbeInput& in, const PythonEnv& env, const std::string& site,
+                                                const ExtensionInfo& ext, const std::vector<RuntimeLib>& torch_runtime) {
+  std::vector<RuntimeLib> out;
+  std::optional<std::vector<std::string>> conf;
+  for (const BinaryInfo& lib : ext.libs) {
+    for (const std::string& soname : lib.needed) {
+      if (!IsRuntimeSoname(soname)) continue;
+      // Mapped by torch first (the same soname); another major of the CUDA runtime or cuDNN than
+      // torch's is ext.cuda_major's and ext.cudnn_major's to say.
+      bool torchs = std::any_of(torch_runtime.begin(), torch_runtime.end(), [&](const RuntimeLib& r) {
+        return r.soname == soname || (Stem(r.soname) == Stem(soname) &&
+                                      (StartsWith(soname, "libcudart.so") || StartsWith(soname, "libcudnn.so")));
+      });
+      if (torchs) continue;
+      auto seen = std::find_if(out.begin(), out.end(), [&](const RuntimeLib& r) { return r.soname == soname; });
+      if (seen != out.end() && !seen->path.empty()) continue;
+      if (!conf) conf = LdSoConfDirs(*in.fs);
+      RuntimeLib r = Resolve(in, env, site, lib, soname, *conf);
+      if (seen == out.end()) out.push_back(std::move(r));
+      else if (!r.path.empty()) *seen = std::move(r);
+    }
+  }
+  return out;
+}
+
 }  // namespace cudamatch

@@ -272,6 +272,9 @@ struct ExtensionInfo {
   std::optional<bool> wheel_cxx11abi;
   // An editable or develop install: its shared objects were found in the project directory.
   std::optional<EditableInstall> editable;
+  // The CUDA-family libraries its libraries need beyond those torch maps, as the loader finds
+  // them (worked out after the environment cache, every run); only for a torch extension.
+  std::vector<RuntimeLib> runtime;
 
   // Whether one of its libraries names torch's (libc10*.so, libtorch*.so) in DT_NEEDED.
   bool LinksTorch() const;

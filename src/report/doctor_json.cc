@@ -107,6 +107,9 @@ Json ExtensionJson(const ExtensionInfo& x) {
   j["metadata"] = x.metadata_path;
   j["torch_requirements"] = StringList(x.torch_pins);
   j["links_torch"] = x.LinksTorch();
+  Json runtime = Json::array();
+  for (const RuntimeLib& r : x.runtime) runtime.push_back(RuntimeJson(r));
+  j["runtime"] = runtime;
   Json libs = Json::array();
   for (const BinaryInfo& b : x.libs) libs.push_back(BinaryJson(b));
   j["libraries"] = libs;

@@ -122,12 +122,14 @@ TEST(JetsonPlan, EveryJetsonModulePlansAsAJetsonWithItsJetPacks) {
   }
   EXPECT_GE(modules, 10);
   // The catalog's lines per module: the Nano and TX2 stop at JetPack 4, the Xaviers at 5, the
-  // Orins run 5 and 6, the Thor modules 7.
+  // Orins run 5 and 6, the Thor modules 7 (7.0 is L4T 38.2, 7.1 is 38.4).
   EXPECT_EQ(JetPacksOfModule(c, "Jetson TX2").size(), 1u);
   EXPECT_EQ(JetPacksOfModule(c, "Jetson AGX Xavier").back()->jetpack, "5.1");
   EXPECT_EQ(JetPacksOfModule(c, "Jetson Orin Nano").front()->jetpack, "5.1");
   EXPECT_EQ(JetPacksOfModule(c, "Jetson Orin Nano").back()->jetpack, "6.1 / 6.2");
-  EXPECT_EQ(JetPacksOfModule(c, "Jetson T4000").back()->jetpack, "7.0");
+  EXPECT_EQ(JetPacksOfModule(c, "Jetson T4000").back()->jetpack, "7.1");  // the newest of the L4T 38 line
+  EXPECT_EQ(JetPackFor(c, "38.2.1")->jetpack, "7.0");
+  EXPECT_EQ(JetPackFor(c, "38.4.0")->jetpack, "7.1");  // NVIDIA: JetPack 7.1 with Jetson Linux 38.4
   EXPECT_TRUE(JetPacksOfModule(c, "NVIDIA GH200").empty());
 }
 

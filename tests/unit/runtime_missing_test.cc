@@ -377,5 +377,97 @@ TEST_F(NvshmemVenv, AWheelNotInstalledOrAtAnotherVersionIsTheNvidiaWheelsFinding
   EXPECT_EQ(FindingOf(other.doctor, "torch.runtime_missing"), nullptr) << other.text;
 }
 
+// pyg-team/pytorch_geometric#5218: `import torch_geometric` fails in torch_sparse with "OSError:
+// libcusparse.so.10: cannot open shared object file"; the machine's CUDA 10.2 toolkit had
+// libcusparse.so.10 in its lib directory; rusty1s: add that directory to LD_LIBRARY_PATH. A venv
+// with torch 1.10.2+cu102 from PyPI (its CUDA libraries bundled under auditwheel's hashed names,
+// so it maps no libcusparse.so.10) and torch-sparse 0.6.13 whose _convert_cuda.so links torch's
+// libraries and libcusparse.so.10 without an RPATH.
+class SparseExtension : public ::testing::Test {
+ protected:
+  static constexpr const char* kVenv = "/home/u/venv";
+
+  void SetUp() override {
+    if (testing::kWindowsBuild) GTEST_SKIP() << "builds ELF objects with gcc";
+    root_ = tmp_.path() + "/root";
+    site_ = root_ + kVenv + "/lib/python3.8/site-packages";
+    tmp_.Write("root/etc/os-release", "PRETTY_NAME=\"Ubuntu 18.04.6 LTS\"\nNAME=\"Ubuntu\"\nVERSION_ID=\"18.04\"\nID=ubuntu\n");
+    tmp_.Write("root/usr/bin/python3.8", "");
+    tmp_.Symlink("python3.8", "root/usr/bin/python3");
+    tmp_.Write(std::string("root") + kVenv + "/pyvenv.cfg", "home = /usr/bin\ninclude-system-site-packages = false\nversion = 3.8.13\n");
+    tmp_.Write("root/usr/local/cuda-10.2/lib64/libcusparse.so.10.3.1.89", "");
+    tmp_.Symlink("libcusparse.so.10.3.1.89", "root/usr/local/cuda-10.2/lib64/libcusparse.so.10");
+    const std::string torch_cuda = site_ + "/torch/lib/libtorch_cuda.so";
+    const std::string ext = site_ + "/torch_sparse/_convert_cuda.so";
+    built_ = BuildLibrary(tmp_, torch_cuda, "libtorch_cuda.so", {"libcudart-a7b20f20.so.10.2"}, "$ORIGIN", false) &&
+             BuildLibrary(tmp_, ext, "_convert_cuda.so",
+                          {"libc10.so", "libtorch.so", "libtorch_cpu.so", "libtorch_python.so", "libc10_cuda.so", "libcusparse.so.10"},
+                          "", false);
+    if (!built_) return;
+    std::ofstream(site_ + "/torch/version.py") << "__version__ = '1.10.2+cu102'\ndebug = False\ncuda = '10.2'\n"
+                                                  "git_version = '71f889c7d265b9636b93ede9d651c0a9c4bee191'\nhip = None\n";
+    WriteDist("torch", "1.10.2", "Requires-Python: >=3.6.2\nRequires-Dist: typing-extensions\n",
+              {{torch_cuda, "torch/lib/libtorch_cuda.so"}, {site_ + "/torch/version.py", "torch/version.py"}});
+    std::ofstream(site_ + "/torch_sparse/__init__.py") << "__version__ = '0.6.13'\n";
+    WriteDist("torch_sparse", "0.6.13", "Requires-Python: >=3.7\nRequires-Dist: scipy\n",
+              {{ext, "torch_sparse/_convert_cuda.so"}, {site_ + "/torch_sparse/__init__.py", "torch_sparse/__init__.py"}});
+  }
+
+  // A dist-info as pip writes it, its RECORD listing `files` (host path, RECORD path).
+  void WriteDist(const std::string& name, const std::string& version, const std::string& requirements,
+                 const std::vector<std::pair<std::string, std::string>>& files) {
+    const std::string info = name + "-" + version + ".dist-info";
+    const std::string dist = site_ + "/" + info;
+    stdfs::create_directories(dist);
+    std::ofstream(dist + "/METADATA") << "Metadata-Version: 2.1\nName: " << name << "\nVersion: " << version << "\n" << requirements;
+    std::ofstream(dist + "/INSTALLER") << "pip\n";
+    std::ofstream(dist + "/WHEEL") << "Wheel-Version: 1.0\nGenerator: bdist_wheel (0.37.1)\nRoot-Is-Purelib: false\n"
+                                      "Tag: cp38-cp38-linux_x86_64\n";
+    std::ofstream record(dist + "/RECORD");
+    for (const auto& [host, rel] : files) record << RecordLine(host, rel);
+    record << info << "/METADATA,,\n" << info << "/WHEEL,,\n" << info << "/INSTALLER,,\n" << info << "/RECORD,,\n";
+  }
+
+  DoctorOut DoctorRun(std::vector<std::string> extra = {}) const {
+    std::vector<std::string> env = {std::string("VIRTUAL_ENV=") + kVenv, std::string("PATH=") + kVenv + "/bin:/usr/bin:/bin",
+                                    "HOME=/home/u"};
+    env.insert(env.end(), extra.begin(), extra.end());
+    return Doctor(root_, env);
+  }
+
+  TempDir tmp_;
+  std::string root_, site_;
+  bool built_ = false;
+};
+
+TEST_F(SparseExtension, ALibraryTheExtensionLinksAndTheLoaderCannotFindIsAnError) {
+  if (!built_) GTEST_SKIP() << "no gcc";
+  DoctorOut r = DoctorRun();
+  const json* f = FindingOf(r.doctor, "ext.runtime_missing");
+  ASSERT_NE(f, nullptr) << r.text;
+  EXPECT_EQ((*f)["severity"], "error");
+  EXPECT_EQ((*f)["args"]["soname"], "libcusparse.so.10");
+  EXPECT_EQ((*f)["args"]["package"], "torch-sparse 0.6.13");
+  EXPECT_TRUE(EndsWith((*f)["args"]["file"].get<std::string>(), "/torch_sparse/_convert_cuda.so"));
+  EXPECT_EQ((*f)["evidence"][0]["args"]["searched"], "ld.so.conf, /lib, /usr/lib and their multiarch directories");
+  EXPECT_TRUE((*f)["fix"].is_null());  // the thread's fix is the machine's own directory, said in the why
+  EXPECT_NE(r.text.find("LD_LIBRARY_PATH"), std::string::npos) << r.text;
+  EXPECT_EQ(FindingOf(r.doctor, "torch.runtime_missing"), nullptr) << r.text;  // torch's own libraries load
+  const json& ext = r.doctor["pythons"][0]["extensions"][0];
+  ASSERT_EQ(ext["runtime"].size(), 1u) << ext.dump(1);
+  EXPECT_TRUE(ext["runtime"][0]["path"].is_null());
+}
+
+// The thread's fix: CUDA 10.2's lib64 on LD_LIBRARY_PATH. The loader finds it there: no finding.
+TEST_F(SparseExtension, TheToolkitsDirectoryOnLdLibraryPathLoadsIt) {
+  if (!built_) GTEST_SKIP() << "no gcc";
+  DoctorOut r = DoctorRun({"LD_LIBRARY_PATH=/usr/local/cuda-10.2/lib64"});
+  EXPECT_EQ(FindingOf(r.doctor, "ext.runtime_missing"), nullptr) << r.text;
+  const json& runtime = r.doctor["pythons"][0]["extensions"][0]["runtime"];
+  ASSERT_EQ(runtime.size(), 1u);
+  EXPECT_EQ(runtime[0]["origin"], "LD_LIBRARY_PATH");
+  EXPECT_EQ(runtime[0]["path"], "/usr/local/cuda-10.2/lib64/libcusparse.so.10");
+}
+
 }  // namespace
 }  // namespace cudamatch
