@@ -34,6 +34,7 @@ void CheckExtensionRuntime(const Snapshot& s, const Catalog& c, const PlanQuery&
 void CheckExtensionRuntimeMissing(const Snapshot& s, const Catalog& c, const PlanQuery& plans, std::vector<Finding>& out);
 void CheckExtensionPins(const Snapshot& s, const Catalog& c, const PlanQuery& plans, std::vector<Finding>& out);
 void CheckExtensionAbi(const Snapshot& s, const Catalog& c, const PlanQuery& plans, std::vector<Finding>& out);
+void CheckExtensionWheelTorch(const Snapshot& s, const Catalog& c, const PlanQuery& plans, std::vector<Finding>& out);
 void CheckRuntimeShadowed(const Snapshot& s, const Catalog& c, const PlanQuery& plans, std::vector<Finding>& out);
 void CheckRuntimeMissing(const Snapshot& s, const Catalog& c, const PlanQuery& plans, std::vector<Finding>& out);
 void CheckCompanionBuilds(const Snapshot& s, const Catalog& c, const PlanQuery& plans, std::vector<Finding>& out);
@@ -97,6 +98,8 @@ const std::vector<FindingDecl>& FindingTable() {
       {"ext.runtime_missing", E, CheckExtensionRuntimeMissing, kEnv},
       {"ext.torch_pin", E, CheckExtensionPins, kEnv},
       {"ext.cxx_abi", E, CheckExtensionAbi, kEnv},
+      {"ext.wheel_torch", E, CheckExtensionWheelTorch, kEnv},
+      {"ext.wheel_torch_patch", E, CheckExtensionWheelTorch, kEnv},
       {"runtime.shadowed", W, CheckRuntimeShadowed, kEnv},
       {"torch.runtime_missing", E, CheckRuntimeMissing, kEnv},
       {"torch.vision_cuda_mismatch", E, CheckCompanionBuilds, kEnv},

@@ -7,6 +7,7 @@
 #include "catalog/extensions.h"
 #include "core/text.h"
 #include "diagnose/rule_fns.h"
+#include "probe/parsers.h"
 
 namespace cudamatch {
 
@@ -122,6 +123,53 @@ void CheckExtensionAbi(const Snapshot& s, const Catalog& c, const PlanQuery&, st
                                {"torch_abi", AbiName(abi->cxx11)}, {"symbol", ShortName(needs)}},
                               std::move(evidence), "extensions", need));
         break;  // one finding per package
+      }
+    }
+  });
+}
+
+// A prebuilt extension wheel names the torch line it was built for ("+cu122torch2.2"; pip keeps the
+// file's name in direct_url.json): beside torch of another line its import fails with "undefined
+// symbol" (the issue's flash-attn built for torch 2.2 beside torch 2.3). Of the same line, the
+// catalog's row for the file says which release it was built against: a torch older than that
+// may lack what it uses (Dao-AILab/flash-attention#931: 2.5.8's torch 2.2 asset, built against
+// 2.2.2, beside torch 2.2.0). The fix for another line is the release's wheel for this torch.
+void CheckExtensionWheelTorch(const Snapshot& s, const Catalog& c, const PlanQuery&, std::vector<Finding>& out) {
+  ForEachTorch(s, [&](const PythonEnv& env, const PackageInfo& torch) {
+    Pep440 have = torch.version->WithoutLocal();
+    std::string have_line = std::to_string(have.Part(0)) + "." + std::to_string(have.Part(1));
+    for (const ExtensionInfo& ext : env.extensions) {
+      std::string line = WheelTorchLine(ext.wheel_file);
+      if (line.empty()) continue;
+      std::vector<EvidenceItem> evidence = {Ev("evidence.wheel_torch", {{"wheel", ext.wheel_file}, {"source", ext.wheel_source},
+                                                                         {"line", line}}),
+                                            TorchEvidence(env, torch)};
+      MessageArgs args = {{"env", env.prefix}, {"package", ext.name + (ext.version ? " " + ext.version->ToString() : "")},
+                          {"wheel", ext.wheel_file}, {"line", line}, {"torch", torch.version->ToString()}};
+      if (line != have_line) {
+        std::optional<bool> cxx11 = ext.wheel_cxx11abi;
+        if (auto exports = TorchExports(torch)) cxx11 = exports->cxx11;
+        RemedyNeed need;
+        if (cxx11) need = AbiNeed(s, c, env, torch, ext, *cxx11, evidence);
+        if (need.kind != RemedyNeed::Kind::kExtensionWheel) need = {};  // a rebuild is for the ABI finding to say
+        out.push_back(EmitFor(s, env, "ext.wheel_torch", std::move(args), std::move(evidence), "extensions", need));
+        continue;
+      }
+      // The same line: the catalog's row of this very file says what it was built against.
+      if (!ext.version || !torch.cuda) continue;
+      const ExtensionRelease* e = FindExtension(c, ext.name, *ext.version);
+      if (e == nullptr) continue;
+      TorchBuild build{*torch.version, torch.cuda, CxxAbi::kUnknown};
+      for (const ExtensionWheel* w : WheelsFor(c, *e, s.platform.Name(), build)) {
+        std::string python = PythonTag(env);
+        if (python.empty() || !EndsWith(WheelUrl(*w, *torch.version, python), "/" + ext.wheel_file)) continue;
+        std::optional<Pep440> built = WheelBuiltAgainst(*w, *torch.version);
+        if (!built || built->IsPrerelease() || !(have < *built)) break;
+        args.push_back({"built", built->Public()});
+        evidence.push_back(Ev("evidence.wheel_built_against", {{"wheel", ext.wheel_file}, {"built", built->Public()},
+                                                               {"source", std::string(w->prov.sources().empty() ? "" : w->prov.sources().front())}}));
+        out.push_back(EmitFor(s, env, "ext.wheel_torch_patch", std::move(args), std::move(evidence), "extensions"));
+        break;
       }
     }
   });

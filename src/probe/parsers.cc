@@ -243,6 +243,20 @@ std::optional<bool> WheelCxx11Abi(std::string_view wheel_file) {
   return std::nullopt;
 }
 
+std::string WheelTorchLine(std::string_view wheel_file) {
+  size_t plus = wheel_file.find('+');
+  if (plus == std::string_view::npos) return "";
+  std::string_view local = wheel_file.substr(plus + 1, wheel_file.find('-', plus) - plus - 1);
+  size_t at = local.find("torch");
+  if (at == std::string_view::npos) return "";
+  std::string_view rest = local.substr(at + 5);
+  size_t i = 0, dots = 0;
+  while (i < rest.size() && (std::isdigit(static_cast<unsigned char>(rest[i])) || (rest[i] == '.' && dots++ == 0))) ++i;
+  std::string line(rest.substr(0, i));
+  if (line.empty() || line.back() == '.' || dots != 1) return "";
+  return line;
+}
+
 std::optional<CondaRecord> ParseCondaRecord(std::string_view text) {
   auto json = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
   if (json.is_discarded() || !json.is_object()) return std::nullopt;

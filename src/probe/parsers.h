@@ -156,6 +156,9 @@ std::string EggLinkProject(std::string_view text);
 std::string WheelFileOfDirectUrl(std::string_view text);
 // The C++ ABI a wheel's name states (flash-attn's "cxx11abiTRUE" / "cxx11abiFALSE"), else nullopt.
 std::optional<bool> WheelCxx11Abi(std::string_view wheel_file);
+// The torch line a wheel's local version names (flash-attn's "+cu122torch2.2cxx11abiFALSE" -> "2.2"),
+// else "".
+std::string WheelTorchLine(std::string_view wheel_file);
 
 // "torch-2.3.1+cu121.dist-info" -> {"torch", "2.3.1+cu121"}; also ".egg-info".
 struct DistDir {

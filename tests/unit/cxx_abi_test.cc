@@ -9,6 +9,7 @@
 #include "plan/remedy_text.h"
 #include "probe/binaries.h"
 #include "probe/context.h"
+#include "probe/parsers.h"
 #include "tests/unit/test_util.h"
 
 namespace cudamatch {
@@ -40,19 +41,21 @@ bool Build(const TempDir& t, int torch_abi, int ext_abi) {
              "/site/flash_attn_2_cuda.cpython-310-x86_64-linux-gnu.so " + ext + " -L" + stub + " -lc10 -lc10_cuda");
 }
 
-// flash-attn 2.7.3 as pip installs it: METADATA, RECORD with hashes, INSTALLER, direct_url.json.
-void WriteDist(const TempDir& t, const std::string& wheel) {
-  std::string d = "site/flash_attn-2.7.3.dist-info/";
-  t.Write(d + "METADATA", "Metadata-Version: 2.1\nName: flash_attn\nVersion: 2.7.3\nRequires-Dist: torch\nRequires-Dist: einops\n");
+// flash-attn `version` (2.7.3) as pip installs it: METADATA, RECORD with hashes, INSTALLER,
+// direct_url.json naming `wheel`.
+void WriteDist(const TempDir& t, const std::string& wheel, const std::string& version = "2.7.3") {
+  std::string info = "flash_attn-" + version + ".dist-info";
+  std::string d = "site/" + info + "/";
+  t.Write(d + "METADATA", "Metadata-Version: 2.1\nName: flash_attn\nVersion: " + version + "\nRequires-Dist: torch\nRequires-Dist: einops\n");
   t.Write(d + "INSTALLER", "pip\n");
   t.Write(d + "RECORD",
-          "flash_attn-2.7.3.dist-info/INSTALLER,sha256=zuuue4knoyJ-UwPPXg8fezS7VCrXJQrAP7zeNuwvFQg,4\n"
-          "flash_attn-2.7.3.dist-info/METADATA,sha256=0VxB0bV0t0HzNXS6xSP2dn5BhHzk6iq0Y7cUcsM4v8s,97\n"
-          "flash_attn-2.7.3.dist-info/RECORD,,\n"
+          info + "/INSTALLER,sha256=zuuue4knoyJ-UwPPXg8fezS7VCrXJQrAP7zeNuwvFQg,4\n" +
+          info + "/METADATA,sha256=0VxB0bV0t0HzNXS6xSP2dn5BhHzk6iq0Y7cUcsM4v8s,97\n" +
+          info + "/RECORD,,\n"
           "flash_attn_2_cuda.cpython-310-x86_64-linux-gnu.so,sha256=8yiAqLxRkGGDkI6pCQ2h2rqY8sFFl0Ik5A3Vs4JyzZc,434920680\n");
   if (!wheel.empty()) {
     t.Write(d + "direct_url.json", "{\"archive_info\": {\"hash\": \"sha256=3b2d\", \"hashes\": {\"sha256\": \"3b2d\"}}, \"url\": "
-                                   "\"https://github.com/Dao-AILab/flash-attention/releases/download/v2.7.3/" + wheel + "\"}");
+                                   "\"https://github.com/Dao-AILab/flash-attention/releases/download/v" + version + "/" + wheel + "\"}");
   }
 }
 
@@ -198,6 +201,50 @@ TEST(CxxAbiRule, WheelNamedForTorchsAbiButBuiltWithTheOther) {
   EXPECT_EQ(ArgValue(found[0], "abi"), "_GLIBCXX_USE_CXX11_ABI=1");
   EXPECT_EQ(FixText(s, found[0]).find(wheel), std::string::npos) << FixText(s, found[0]);
   EXPECT_NE(FixText(s, found[0]).find("--no-binary flash-attn"), std::string::npos) << FixText(s, found[0]);
+}
+
+std::vector<Finding> WithId(const Snapshot& s, std::string_view id) { return testing::WithId(Diagnose(s, testing::TheCatalog()), id); }
+
+// The issue's case: flash-attn's wheel built for torch 2.2 (its name, kept in direct_url.json)
+// beside torch 2.3.0; the release's wheel for torch 2.3 (the catalog's asset, same CUDA and ABI) is
+// the fix. Beside torch 2.2.0, Dao-AILab/flash-attention#931: "undefined symbol:
+// _ZN3c104cuda9SetDeviceEi"; tridao: "Wheels are built for torch 2.2.2 and torch 2.3.0": the same
+// line, built against 2.2.2 (publish.yml at v2.5.8), so torch 2.2.2 is what it needs.
+TEST(WheelTorchRule, AWheelForAnotherTorchLineOrANewerPatch) {
+  if (testing::kWindowsBuild) GTEST_SKIP() << "builds ELF objects with g++";
+  TempDir t;
+  if (!Build(t, 0, 0)) GTEST_SKIP() << "no g++";
+  const std::string wheel = "flash_attn-2.5.8+cu122torch2.2cxx11abiFALSE-cp310-cp310-linux_x86_64.whl";
+  WriteDist(t, wheel, "2.5.8");
+  Snapshot s = Probed(t, "2.3.0");
+  ASSERT_EQ(s.pythons[0].extensions.size(), 1u);
+  EXPECT_EQ(s.pythons[0].extensions[0].wheel_file, wheel);
+  auto line = WithId(s, "ext.wheel_torch");
+  ASSERT_EQ(line.size(), 1u);
+  EXPECT_EQ(ArgValue(line[0], "line"), "2.2");
+  EXPECT_NE(FixText(s, line[0]).find("flash_attn-2.5.8+cu122torch2.3cxx11abiFALSE-cp310-cp310-linux_x86_64.whl"),
+            std::string::npos) << FixText(s, line[0]);
+  EXPECT_TRUE(Abi(s).empty());  // the same ABI: this is the only finding
+
+  Snapshot older = Probed(t, "2.2.0");
+  EXPECT_TRUE(WithId(older, "ext.wheel_torch").empty());
+  auto patch = WithId(older, "ext.wheel_torch_patch");
+  ASSERT_EQ(patch.size(), 1u);
+  EXPECT_EQ(ArgValue(patch[0], "built"), "2.2.2");
+  EXPECT_NE(FindingText(patch[0]).find("flash-attn-2.5.8"), std::string::npos) << FindingText(patch[0]);
+
+  // The torch it was built against: nothing to say.
+  Snapshot same = Probed(t, "2.2.2");
+  EXPECT_TRUE(WithId(same, "ext.wheel_torch").empty());
+  EXPECT_TRUE(WithId(same, "ext.wheel_torch_patch").empty());
+}
+
+TEST(WheelTorchParser, TheTorchLineOfAWheelName) {
+  EXPECT_EQ(WheelTorchLine("flash_attn-2.5.8+cu122torch2.2cxx11abiFALSE-cp310-cp310-linux_x86_64.whl"), "2.2");
+  EXPECT_EQ(WheelTorchLine("flash_attn-2.8.3+cu12torch2.10cxx11abiTRUE-cp312-cp312-linux_x86_64.whl"), "2.10");
+  EXPECT_EQ(WheelTorchLine("xformers-0.0.28.post3-cp312-cp312-manylinux_2_28_x86_64.whl"), "");
+  EXPECT_EQ(WheelTorchLine("torchvision-0.20.1+cu121-cp311-cp311-linux_x86_64.whl"), "");
+  EXPECT_EQ(WheelTorchLine(""), "");
 }
 
 TEST(CxxAbiRule, SameAbiIsQuiet) {
