@@ -209,8 +209,8 @@ void ProbeBinaries(const ProbeInput& in, Snapshot& snap) {
     ReadTorchLibs(*in.fs, env, trail);
     ResolveRuntime(in, env, trail);
     env.extensions = ScanExtensions(*in.fs, env, trail);
-    ResolveExtensionsRuntime(in, env, trail);
     ReadTorchAbi(*in.fs, env, trail);
+    ResolveExtensionsRuntime(in, env, trail);  // after the ABI, as on a cached run (the cache's extension trail holds both)
   }
 }
 

@@ -458,6 +458,22 @@ TEST_F(SparseExtension, ALibraryTheExtensionLinksAndTheLoaderCannotFindIsAnError
   EXPECT_TRUE(ext["runtime"][0]["path"].is_null());
 }
 
+// The extension's runtime is worked out after the environment cache on every run: a warm run
+// (the scan from the cache) says what an uncached one says, -v trail included.
+TEST_F(SparseExtension, AWarmRunSaysTheSame) {
+  if (!built_) GTEST_SKIP() << "no gcc";
+  std::vector<std::string> env = {std::string("VIRTUAL_ENV=") + kVenv, std::string("PATH=") + kVenv + "/bin:/usr/bin:/bin",
+                                  "HOME=/home/u", "LANG=C.UTF-8", std::string(testing::kGoldenNow),
+                                  "CUDAMATCH_CACHE_DIR=" + tmp_.path() + "/cache", "CUDAMATCH_CACHE="};
+  auto run = [&](const char* mode) { return RunCudamatch({"doctor", "-v", "--root", root_, "--json", mode}, env).out; };
+  std::string plain = run("--no-cache");
+  std::string cold = run("--cache");
+  std::string warm = run("--cache");
+  ASSERT_NE(plain.find("ext.runtime_missing"), std::string::npos) << plain;
+  EXPECT_EQ(cold, plain);
+  EXPECT_EQ(warm, plain);
+}
+
 // The thread's fix: CUDA 10.2's lib64 on LD_LIBRARY_PATH. The loader finds it there: no finding.
 TEST_F(SparseExtension, TheToolkitsDirectoryOnLdLibraryPathLoadsIt) {
   if (!built_) GTEST_SKIP() << "no gcc";
