@@ -350,6 +350,19 @@ std::string Searched(const Snapshot& s, const std::vector<BinaryInfo>& libs, con
   return Join(parts, ", ");
 }
 
+// One evidence line per library the loader finds nowhere, with where it looked from `libs` (the
+// needing libraries); their sonames appended to `names`.
+std::vector<EvidenceItem> NotFoundEvidence(const Snapshot& s, const std::vector<BinaryInfo>& libs,
+                                           const std::vector<const RuntimeLib*>& missing, std::vector<std::string>& names) {
+  std::vector<EvidenceItem> evidence;
+  for (const RuntimeLib* r : missing) {
+    names.push_back(r->soname);
+    evidence.push_back(Ev("evidence.runtime_not_found",
+                          {{"file", r->needed_by}, {"soname", r->soname}, {"searched", Searched(s, libs, *r)}}));
+  }
+  return evidence;
+}
+
 // The CUDA the machine provides: a Jetson's JetPack CUDA, else the active toolkit's.
 std::optional<std::pair<CudaVersion, EvidenceItem>> MachineCuda(const Snapshot& s) {
   if (s.host.jetson && s.host.jetson->cuda) {
@@ -395,12 +408,7 @@ void CheckRuntimeMissing(const Snapshot& s, const Catalog&, const PlanQuery&, st
     if (missing.empty()) return;
     const RuntimeLib& first = *missing.front();
     std::vector<std::string> names;
-    std::vector<EvidenceItem> evidence;
-    for (const RuntimeLib* r : missing) {
-      names.push_back(r->soname);
-      evidence.push_back(Ev("evidence.runtime_not_found",
-                            {{"file", r->needed_by}, {"soname", r->soname}, {"searched", Searched(s, torch.binaries, *r)}}));
-    }
+    std::vector<EvidenceItem> evidence = NotFoundEvidence(s, torch.binaries, missing, names);
     evidence.push_back(TorchEvidence(env, torch));
     RemedyNeed need;
     std::string topic = "nvidia-wheels";
@@ -467,12 +475,7 @@ void CheckExtensionRuntimeMissing(const Snapshot& s, const Catalog&, const PlanQ
       }
       if (missing.empty()) continue;
       std::vector<std::string> names;
-      std::vector<EvidenceItem> evidence;
-      for (const RuntimeLib* r : missing) {
-        names.push_back(r->soname);
-        evidence.push_back(Ev("evidence.runtime_not_found",
-                              {{"file", r->needed_by}, {"soname", r->soname}, {"searched", Searched(s, ext.libs, *r)}}));
-      }
+      std::vector<EvidenceItem> evidence = NotFoundEvidence(s, ext.libs, missing, names);
       evidence.push_back(TorchEvidence(env, torch));
       out.push_back(EmitFor(s, env, "ext.runtime_missing",
                             {{"env", env.prefix}, {"package", ExtLabel(ext)}, {"file", missing.front()->needed_by},

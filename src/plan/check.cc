@@ -462,12 +462,12 @@ std::optional<Plan> PlanWithRelease(const State& s, MachineSpec spec, const Torc
   // list the catalog lacks (GH200 and 2.6.0's aarch64 cu126): not ruled out, so no reason to move
   // the pin; the corrected pins say it is unconfirmed.
   if (&t != s.release) return std::nullopt;
-  Plan p = MakePlan(s.c, spec);
-  if (p.release || !p.unconfirmed || p.unconfirmed->release != &t) return std::nullopt;
-  p.release = p.unconfirmed->release;
-  p.variant = p.unconfirmed->variant;
-  p.commands = p.unconfirmed->commands;
-  p.unconfirmed.reset();
+  Plan p = PlanWithoutSuggestions(s.c, spec);
+  std::optional<Plan::Unconfirmed> unconfirmed = p.release ? std::nullopt : UnconfirmedCandidate(s.c, spec);
+  if (!unconfirmed || unconfirmed->release != &t) return std::nullopt;
+  p.release = unconfirmed->release;
+  p.variant = unconfirmed->variant;
+  p.commands = std::move(unconfirmed->commands);
   return p;
 }
 

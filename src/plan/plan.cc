@@ -188,8 +188,8 @@ bool OnlyArchUnknown(const std::vector<Reason>& reasons) {
   return !reasons.empty() && std::all_of(reasons.begin(), reasons.end(), [](const Reason& r) { return r.id == "reject.arch_unknown"; });
 }
 
-// The newest release whose candidates fail only for an unknown architecture list, its best
-// such variant (the rank of BestVariant), planned with its commands.
+}  // namespace
+
 std::optional<Plan::Unconfirmed> UnconfirmedCandidate(const Catalog& c, const MachineSpec& asked) {
   const MachineSpec spec = GatePlatform(c, asked).spec;
   for (auto it = c.torch.rbegin(); it != c.torch.rend(); ++it) {
@@ -210,8 +210,6 @@ std::optional<Plan::Unconfirmed> UnconfirmedCandidate(const Catalog& c, const Ma
   }
   return std::nullopt;
 }
-
-}  // namespace
 
 Plan MakePlan(const Catalog& c, const MachineSpec& spec) {
   Plan plan = PlanWithoutSuggestions(c, spec);

@@ -120,6 +120,9 @@ struct Plan {
 Plan MakePlan(const Catalog& c, const MachineSpec& spec);
 // MakePlan without the search for changes that would make a plan exist.
 Plan PlanWithoutSuggestions(const Catalog& c, const MachineSpec& spec);
+// When nothing fits: the newest release whose candidates fail only for an unknown architecture
+// list, its best such variant (the rank of BestVariant), planned with its commands.
+std::optional<Plan::Unconfirmed> UnconfirmedCandidate(const Catalog& c, const MachineSpec& spec);
 
 // Every constraint one candidate fails (empty: it fits; caveats appended).
 std::vector<Reason> CheckCandidate(const Catalog& c, const MachineSpec& spec, const TorchRelease& t,

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <filesystem>
 
 #include "diagnose/rules.h"
 #include "plan/diagnose.h"
@@ -48,15 +49,17 @@ void WriteDist(const TempDir& t, const std::string& wheel, const std::string& ve
   std::string d = "site/" + info + "/";
   t.Write(d + "METADATA", "Metadata-Version: 2.1\nName: flash_attn\nVersion: " + version + "\nRequires-Dist: torch\nRequires-Dist: einops\n");
   t.Write(d + "INSTALLER", "pip\n");
-  t.Write(d + "RECORD",
-          info + "/INSTALLER,sha256=zuuue4knoyJ-UwPPXg8fezS7VCrXJQrAP7zeNuwvFQg,4\n" +
-          info + "/METADATA,sha256=0VxB0bV0t0HzNXS6xSP2dn5BhHzk6iq0Y7cUcsM4v8s,97\n" +
-          info + "/RECORD,,\n"
-          "flash_attn_2_cuda.cpython-310-x86_64-linux-gnu.so,sha256=8yiAqLxRkGGDkI6pCQ2h2rqY8sFFl0Ik5A3Vs4JyzZc,434920680\n");
+  std::string so = "flash_attn_2_cuda.cpython-310-x86_64-linux-gnu.so";
+  auto line = [&](const std::string& rel) {
+    std::string host = t.path() + "/site/" + rel;
+    return rel + "," + testing::RecordHash(host) + "," + std::to_string(std::filesystem::file_size(host)) + "\n";
+  };
   if (!wheel.empty()) {
     t.Write(d + "direct_url.json", "{\"archive_info\": {\"hash\": \"sha256=3b2d\", \"hashes\": {\"sha256\": \"3b2d\"}}, \"url\": "
                                    "\"https://github.com/Dao-AILab/flash-attention/releases/download/v" + version + "/" + wheel + "\"}");
   }
+  std::string direct = wheel.empty() ? "" : line(info + "/direct_url.json");
+  t.Write(d + "RECORD", line(info + "/INSTALLER") + line(info + "/METADATA") + direct + info + "/RECORD,,\n" + line(so));
 }
 
 Snapshot Probed(const TempDir& t, const char* torch_version) {
