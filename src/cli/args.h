@@ -3,6 +3,7 @@
 #pragma once
 
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -78,6 +79,9 @@ class Command {
   std::string_view help() const { return help_; }
   const std::vector<Arg>& args() const { return args_; }
   const RunFn& run() const { return run_; }
+  // For a command whose report may be kept between runs (cli/report_cache.h): the root this
+  // command line looks at ("/", or --root as given), nullopt when its report may not be kept.
+  std::function<std::optional<std::string>(const std::map<std::string, std::string>& env)> kept_root;
   const Arg* FindLong(std::string_view name) const;
   const Arg* FindShort(std::string_view name) const;
 

@@ -144,8 +144,7 @@ void UseIndexOverlay(Context& ctx) {
   if (!text) return;
   std::string path = dir + "/" + std::string(kOverlayFile);
   if (Status s = ApplyOverlay(ctx.catalog, std::move(*text), path); !s.ok()) {
-    std::string line = "cudamatch: " + SafeText(Tr(ctx.lang, "overlay.ignored", {{"why", s.error()}}), Sink::kReport) + "\n";
-    std::fwrite(line.data(), 1, line.size(), stderr);
+    WriteStderr("cudamatch: " + SafeText(Tr(ctx.lang, "overlay.ignored", {{"why", s.error()}}), Sink::kReport) + "\n");
   }
 }
 
@@ -162,6 +161,7 @@ namespace {
 // What Print keeps of colour sequences: only when --color put them there.
 bool g_colour_output = false;
 int g_write_errno = 0;
+bool g_wrote_stderr = false;
 
 }  // namespace
 
@@ -181,9 +181,15 @@ int FinishOutput(int code) {
 }
 
 int Fail(const std::string& message, int code) {
-  std::string line = "cudamatch: error: " + SafeText(message, Sink::kReport) + "\n";
-  std::fwrite(line.data(), 1, line.size(), stderr);
+  WriteStderr("cudamatch: error: " + SafeText(message, Sink::kReport) + "\n");
   return code;
 }
+
+void WriteStderr(const std::string& line) {
+  g_wrote_stderr = true;
+  std::fwrite(line.data(), 1, line.size(), stderr);
+}
+
+bool WroteStderr() { return g_wrote_stderr; }
 
 }  // namespace cudamatch

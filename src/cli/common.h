@@ -9,6 +9,7 @@
 #include "cli/args.h"
 #include "cli/output.h"
 #include "catalog/catalog.h"
+#include "core/journal_fs.h"
 #include "core/platform.h"
 #include "report/i18n.h"
 #include "report/style.h"
@@ -42,6 +43,9 @@ struct Context {
   std::string run_time;  // RFC 3339 UTC, read once: CUDAMATCH_NOW, else the clock
 
   size_t width = 100;  // text output's columns: COLUMNS, else the terminal's, else 100
+  // Set when the report cache (cli/report_cache.h) may keep this run's report: the probe's file
+  // system writes down what each answer depended on here.
+  std::shared_ptr<FsJournal> journal;
   TextOptions text() const { return TextOptions{lang, style, flags.verbose, width}; }
   std::string Env(const std::string& name) const {
     auto it = env.find(name);
@@ -78,6 +82,10 @@ void RegisterExplain(CommandLine& cli);
 // credentials in URLs redacted; errors go to stderr as "cudamatch: error: ...", the same way.
 void Print(const std::string& text);
 int Fail(const std::string& message, int code = kExitUsage);
+// A line on stderr, as it is; WroteStderr: whether this run wrote one (a report with a warning
+// beside it is not kept by the report cache).
+void WriteStderr(const std::string& line);
+bool WroteStderr();
 void SetColourOutput(bool colour);
 // Flushes stdout. A write error ends the run with exit 2 and a message; a reader that has gone
 // away (a closed pipe) ends it quietly with `code`.

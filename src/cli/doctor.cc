@@ -61,6 +61,10 @@ void RegisterDoctor(CommandLine& cli) {
   Command& sub = cli.Add("doctor", "Inspect this machine (or an image with --root) and report problems",
                          [opt](Context& ctx) { return RunDoctor(*opt, ctx); });
   AddMachineOptions(sub, opt->machine);
+  sub.kept_root = [opt](const std::map<std::string, std::string>& env) -> std::optional<std::string> {
+    if (opt->from_given) return std::nullopt;
+    return KeptRoot(opt->machine, env);
+  };
   sub.Option("--from", &opt->from, "FILE",
              "Read pasted output (collect_env, nvidia-smi, pip list, ...) from FILE, or - for stdin, instead of this machine")
       .on_value = [opt](const std::string&) { opt->from_given = true; };

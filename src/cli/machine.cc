@@ -59,13 +59,36 @@ int64_t NowNs() {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(now).count();
 }
 
+// The files ChooseTrustedLibrary (core/dynlib.h) looks at with calls of its own, looked at again
+// through the probe's file system so that the report cache's journal holds them: each candidate
+// in the loader's directories and, for every one found, the file and each directory above it, as
+// named and once resolved (trust is decided on their owners and modes; changing either changes
+// the change time).
+void JournalLibraryChoice(const Fs& fs, const std::vector<std::string>& dirs, std::string_view soname) {
+  auto above = [&fs](std::string_view path) {
+    for (std::string_view dir = Dirname(path); dir.size() > 1; dir = Dirname(dir)) fs.Stat(dir);
+  };
+  for (const std::string& dir : dirs) {
+    if (dir.empty() || dir.front() != '/') continue;
+    std::string path = JoinPath(dir, soname);
+    if (!fs.LStat(path).exists()) continue;
+    fs.Stat(path);
+    above(path);
+    if (auto real = fs.Resolve(path)) above(*real);
+  }
+}
+
 // The one place that decides whether this host's NVIDIA libraries are asked: only when the root
 // is this machine's own "/". Under --root nothing is loaded and no process is started. libcuda's
 // answer is kept in the environment cache's directory when that cache is on
 // (probe/env_cache_driver.h).
-void AttachNvidiaLibraries(MachineProbe& m, ProbeInput& in, int timeout_ms) {
+void AttachNvidiaLibraries(MachineProbe& m, ProbeInput& in, int timeout_ms, bool journaled) {
   if (m.fs->root() != "/") return;
   NvidiaLibraries libs = NvidiaLibraryNames(in);
+  if (journaled) {
+    std::vector<std::string> dirs = LibraryDirs(in);
+    for (std::string_view soname : {"libnvidia-ml.so.1", "libcuda.so.1"}) JournalLibraryChoice(*m.fs, dirs, soname);
+  }
   m.nvml = MakeRealNvml(libs.nvml, timeout_ms);
   m.cuda = MakeRealCuda(libs.cuda, timeout_ms);
   if (m.env_cache != nullptr) {
@@ -79,15 +102,11 @@ void AttachNvidiaLibraries(MachineProbe& m, ProbeInput& in, int timeout_ms) {
   in.cuda = m.cuda.get();
 }
 
-// The environment cache (probe/env_cache.h): this machine's own Linux tree unless --no-cache or
-// CUDAMATCH_CACHE=off; under --root only with --cache or CUDAMATCH_CACHE=on. The directory is
-// CUDAMATCH_CACHE_DIR, else $XDG_CACHE_HOME/cudamatch, else ~/.cache/cudamatch.
-std::unique_ptr<EnvCache> MakeEnvCache(const MachineOptions& opt, const Context& ctx, bool own_root, Os os) {
-  std::string mode = ctx.Env("CUDAMATCH_CACHE");
-  if (opt.no_cache || mode == "off" || os != Os::kLinux) return nullptr;
-  if (!own_root && !opt.cache && mode != "on") return nullptr;
-  std::string dir = ctx.Env("CUDAMATCH_CACHE_DIR");
-  if (dir.empty()) dir = DefaultCacheDir(ctx.Env("XDG_CACHE_HOME"), ctx.Env("HOME"), ctx.Env("LOCALAPPDATA"));
+// The environment cache (probe/env_cache.h): a Linux tree whose root KeptRoot allows, in
+// CacheDirFrom's directory.
+std::unique_ptr<EnvCache> MakeEnvCache(const MachineOptions& opt, const Context& ctx, Os os) {
+  if (os != Os::kLinux || !KeptRoot(opt, ctx.env)) return nullptr;
+  std::string dir = CacheDirFrom(ctx.env);
   auto store = dir.empty() ? nullptr : OpenCacheStore(dir);
   if (!store) return nullptr;
   EnvCacheOptions o;
@@ -97,13 +116,28 @@ std::unique_ptr<EnvCache> MakeEnvCache(const MachineOptions& opt, const Context&
   return std::make_unique<EnvCache>(std::move(store), o);
 }
 
-FsOptions FsOptionsFrom(const Context& ctx) {
-  FsOptions o;
-  o.use_openat2 = ctx.Env("CUDAMATCH_NO_OPENAT2").empty();
-  return o;
+}  // namespace
+
+std::optional<std::string> KeptRoot(const MachineOptions& opt, const std::map<std::string, std::string>& env) {
+  auto it = env.find("CUDAMATCH_CACHE");
+  std::string mode = it == env.end() ? "" : it->second;
+  if (opt.no_cache || mode == "off") return std::nullopt;
+  if (!opt.root_given) return std::string("/");
+  if (!opt.cache && mode != "on") return std::nullopt;
+  return opt.root;
 }
 
-}  // namespace
+std::string CacheDirFrom(const std::map<std::string, std::string>& env) {
+  auto get = [&](const char* name) { auto it = env.find(name); return it == env.end() ? std::string() : it->second; };
+  std::string dir = get("CUDAMATCH_CACHE_DIR");
+  return dir.empty() ? DefaultCacheDir(get("XDG_CACHE_HOME"), get("HOME"), get("LOCALAPPDATA")) : dir;
+}
+
+FsOptions FsOptionsFrom(const std::map<std::string, std::string>& env) {
+  FsOptions o;
+  o.use_openat2 = env.count("CUDAMATCH_NO_OPENAT2") == 0 || env.at("CUDAMATCH_NO_OPENAT2").empty();
+  return o;
+}
 
 namespace {
 
@@ -142,9 +176,13 @@ Result<MachineProbe> ProbeMachine(const MachineOptions& opt, const Context& ctx)
     root = *valid;
   }
   MachineProbe m;
-  auto real = MakeRealFs(root, FsOptionsFrom(ctx));
+  std::unique_ptr<Fs> real = MakeRealFs(root, FsOptionsFrom(ctx.env));
   bool own_root = real->root() == "/";
-  m.env_cache = MakeEnvCache(opt, ctx, own_root, *tree_os);
+  if (ctx.journal != nullptr) {
+    ctx.journal->root = real->root();
+    real = MakeJournalFs(std::move(real), ctx.journal.get());
+  }
+  m.env_cache = MakeEnvCache(opt, ctx, *tree_os);
   const CacheStore* store = m.env_cache != nullptr ? m.env_cache->store() : nullptr;
   if (store != nullptr) {
     m.dir_proofs = std::make_unique<DirProofs>(real->root(), NowNs());
@@ -164,7 +202,7 @@ Result<MachineProbe> ProbeMachine(const MachineOptions& opt, const Context& ctx)
   std::string pwd = own_root ? WorkingDirectory(ctx.Env("PWD")) : ctx.Env("PWD");
   in.cwd = pwd.empty() ? "/" : pwd;
   in.env_cache = m.env_cache.get();
-  AttachNvidiaLibraries(m, in, *timeout_ms);
+  AttachNvidiaLibraries(m, in, *timeout_ms, ctx.journal != nullptr);
   if (own_root) {
     HostFacts host = ThisHost();
     in.host_arch = host.arch;

@@ -2,7 +2,9 @@
 // libraries only when the root is this machine's own "/".
 #pragma once
 
+#include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -49,6 +51,14 @@ Result<std::string> ValidateRoot(const std::string& root, Lang lang = Lang::kEn)
 // or it lacks every sign of that system (cli/tree_check.cc names the signs). `shown_root` is the
 // root as the user gave it.
 Status CheckTree(const Fs& fs, Os os, const std::string& shown_root);
+// Where the environment cache is on (this machine's "/" unless --no-cache or CUDAMATCH_CACHE=off;
+// a --root with --cache or CUDAMATCH_CACHE=on), the root whose report the report cache may keep
+// (cli/report_cache.h); otherwise nullopt.
+std::optional<std::string> KeptRoot(const MachineOptions& opt, const std::map<std::string, std::string>& env);
+// The cache directory: CUDAMATCH_CACHE_DIR, else $XDG_CACHE_HOME/cudamatch, else ~/.cache/cudamatch.
+std::string CacheDirFrom(const std::map<std::string, std::string>& env);
+// The file layer's options from the environment (CUDAMATCH_NO_OPENAT2).
+FsOptions FsOptionsFrom(const std::map<std::string, std::string>& env);
 // Milliseconds from "--driver-timeout 2.5" or CUDAMATCH_DRIVER_TIMEOUT: more than 0, at most 600 s.
 Result<int> DriverTimeoutMs(const std::string& flag, const std::string& env);
 

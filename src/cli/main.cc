@@ -4,6 +4,7 @@
 #include "cli/common.h"
 #include "cli/generate.h"
 #include "cli/process.h"
+#include "cli/report_cache.h"
 #include "core/child.h"
 #include "core/text.h"
 #include "probe/nvidia_api.h"
@@ -76,10 +77,22 @@ int Run(const std::vector<std::string>& args, bool stdout_is_tty) {
     Print(Generate(DescribeCli(cli), *kind, CUDAMATCH_VERSION));
     return kExitOk;
   }
+  std::unique_ptr<ReportCache> kept = OpenReportCache(*line->command, args, env, flags, stdout_is_tty);
+  if (kept != nullptr) {
+    if (auto report = kept->Find()) {
+      SetColourOutput(report->colour);
+      Print(report->text);
+      return report->exit_code;
+    }
+  }
   auto ctx = MakeContext(flags, std::move(env), stdout_is_tty);
   if (!ctx) return FailUsage(ctx.err(), ctx.error(), args, ProcessEnvironment(), lang);
   (*ctx)->command = line->command->name();
-  return EmitOutput(line->command->run()(**ctx), **ctx);
+  if (kept != nullptr) (*ctx)->journal = std::make_shared<FsJournal>();
+  std::string shown;
+  int code = EmitOutput(line->command->run()(**ctx), **ctx, &shown);
+  if (kept != nullptr && !shown.empty()) kept->Keep(*(*ctx)->journal, KeptReport{(*ctx)->style.color, code, std::move(shown)});
+  return code;
 }
 
 }  // namespace

@@ -60,7 +60,7 @@ std::string ErrorText(std::string_view id, const std::string& message, int code,
 
 }  // namespace
 
-int EmitOutput(const Output& out, const Context& ctx) {
+int EmitOutput(const Output& out, const Context& ctx, std::string* shown) {
   if (!out.error.empty()) {
     if (ctx.format->name == "json") {
       Print(ErrorText(ErrorId(out.error_id, out.exit_code), out.error, out.exit_code, ctx.command, ContextMeta(ctx)));
@@ -68,7 +68,9 @@ int EmitOutput(const Output& out, const Context& ctx) {
     return Fail(out.error, out.exit_code);
   }
   if (!HasView(out, ctx)) return Fail(Tr(ctx.lang, "usage.markdown_doctor_only"));
-  Print(ctx.format->render(out, ctx));
+  std::string text = ctx.format->render(out, ctx);
+  Print(text);
+  if (shown != nullptr) *shown = std::move(text);
   return out.exit_code;
 }
 

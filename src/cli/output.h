@@ -58,7 +58,7 @@ std::string RenderMarkdownFormat(const Output& out, const Context& ctx);
 bool HasView(const Output& out, const Context& ctx);
 
 // Writes the output in the context's format (or the error to stderr); returns the exit code.
-int EmitOutput(const Output& out, const Context& ctx);
+int EmitOutput(const Output& out, const Context& ctx, std::string* shown = nullptr);
 
 // Whether the words ask for JSON (--json, --format json, --format=json before any "--"): an error
 // found before the context exists is then a JSON object on stdout too.

@@ -36,6 +36,9 @@ struct HostFacts {
   std::string self_exe;  // this executable, as a path under "/" (empty when unknown)
 };
 HostFacts ThisHost();
+// Who runs this and what runs: effective user and groups, and what stat says of this executable
+// (device, inode, size, times); "" where the system does not say (Windows).
+std::string ProcessIdentity();
 // The working directory as a path under "/": PWD when the shell gave it (its logical path).
 std::string WorkingDirectory(const std::string& pwd);
 

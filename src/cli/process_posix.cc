@@ -53,6 +53,20 @@ HostFacts ThisHost() {
   return facts;
 }
 
+std::string ProcessIdentity() {
+  std::string out = "uid " + std::to_string(geteuid()) + " gid " + std::to_string(getegid()) + " groups";
+  gid_t groups[256];
+  int n = getgroups(256, groups);
+  for (int i = 0; i < n; ++i) out += " " + std::to_string(groups[i]);
+  struct stat st;
+  if (stat("/proc/self/exe", &st) == 0) {
+    out += " exe " + std::to_string(st.st_dev) + " " + std::to_string(st.st_ino) + " " + std::to_string(st.st_size) + " " +
+           std::to_string(st.st_mtim.tv_sec) + "." + std::to_string(st.st_mtim.tv_nsec) + " " +
+           std::to_string(st.st_ctim.tv_sec) + "." + std::to_string(st.st_ctim.tv_nsec);
+  }
+  return out;
+}
+
 std::string WorkingDirectory(const std::string& pwd) {
   if (!pwd.empty()) return pwd;
   char buf[4096];

@@ -112,6 +112,8 @@ HostFacts ThisHost() {
   return facts;
 }
 
+std::string ProcessIdentity() { return ""; }
+
 // PWD (set by MSYS and Cygwin shells, in their own notation) is not a Windows path: not used.
 std::string WorkingDirectory(const std::string&) { return UnderRoot(FullPath(".")); }
 

@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "catalog/query.h"
+#include "cli/common.h"
 #include "core/text.h"
 #include "plan/spec.h"
 
@@ -48,8 +49,7 @@ Status ApplyGpus(const SpecOptions& opt, const Catalog& c, Lang lang, MachineSpe
     if (!cc) return Error{cc.error()};
     ComputeCapability value = *cc;
     if (auto now = ArchitectureFor(c, value) == nullptr ? RenamedCc(c, value) : std::nullopt) {
-      std::string line = "cudamatch: " + Tr(lang, "gpu.renamed_cc", {{"old", value.ToString()}, {"cc", now->ToString()}}) + "\n";
-      std::fwrite(line.data(), 1, line.size(), stderr);
+      WriteStderr("cudamatch: " + Tr(lang, "gpu.renamed_cc", {{"old", value.ToString()}, {"cc", now->ToString()}}) + "\n");
       value = *now;
     }
     spec.gpus.push_back(value);

@@ -53,6 +53,10 @@ std::optional<int> ServeChildTask(const std::vector<std::string>& args, ChildTas
 // most `timeout_ms`. The child's stdin, stdout and stderr are /dev/null (a library's own output
 // never mixes into the report) and crash signals have their default action.
 ChildOutcome RunInChild(const std::function<std::string()>& body, int timeout_ms, size_t max_reply = 64 * 1024);
+// How many children this process has started (or tried to): a run that asked one has answers
+// that come from no file (the report cache keeps none of it).
+size_t ChildrenStarted();
+
 // `task` in a child, the same on every system.
 ChildOutcome RunInChild(const ChildTask& task, int timeout_ms, size_t max_reply = 64 * 1024);
 

@@ -138,7 +138,14 @@ int Reap(pid_t pid, Clock::time_point deadline, bool* killed) {
 
 }  // namespace
 
+namespace {
+size_t g_children_started = 0;
+}  // namespace
+
+size_t ChildrenStarted() { return g_children_started; }
+
 PendingChild StartChild(const std::function<std::string()>& body, int timeout_ms, size_t max_reply) {
+  ++g_children_started;
   PendingChild child;
   int fds[2];
   if (pipe2(fds, O_CLOEXEC) != 0) return child;

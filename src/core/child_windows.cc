@@ -129,7 +129,14 @@ bool WriteAll(HANDLE pipe, const std::string& text) {
 
 }  // namespace
 
+namespace {
+size_t g_children_started = 0;
+}  // namespace
+
+size_t ChildrenStarted() { return g_children_started; }
+
 PendingChild StartChild(const ChildTask& task, int timeout_ms, size_t max_reply) {
+  ++g_children_started;
   PendingChild child;
   SECURITY_ATTRIBUTES inheritable{sizeof(SECURITY_ATTRIBUTES), nullptr, TRUE};
   HANDLE read_end = nullptr, write_end = nullptr;

@@ -58,4 +58,11 @@ std::string_view Basename(std::string_view path) {
   return pos == std::string_view::npos ? path : path.substr(pos + 1);
 }
 
+bool IsPseudoPath(std::string_view path) {
+  for (std::string_view pseudo : {"/proc", "/sys", "/dev"}) {
+    if (path.substr(0, pseudo.size()) == pseudo && (path.size() == pseudo.size() || path[pseudo.size()] == '/')) return true;
+  }
+  return false;
+}
+
 }  // namespace cudamatch

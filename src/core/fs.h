@@ -134,5 +134,8 @@ std::string NormalizePath(std::string_view path);  // collapses "//", "." and ".
 bool IsNormalPath(std::string_view path);
 std::string_view Dirname(std::string_view path);
 std::string_view Basename(std::string_view path);
+// Whether `path` (normalized) is in /proc, /sys or /dev, whose directories' and files' times do
+// not follow what they hold.
+bool IsPseudoPath(std::string_view path);
 
 }  // namespace cudamatch

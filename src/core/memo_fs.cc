@@ -125,11 +125,7 @@ class MemoFs : public Fs {
     return e.learning == 1;
   }
   bool LearningPath(std::string_view path) const {
-    if (proofs_ == nullptr || path.size() < 2 || !IsNormalPath(path)) return false;
-    for (std::string_view pseudo : {"/proc", "/sys", "/dev"}) {
-      if (path.substr(0, pseudo.size()) == pseudo && (path.size() == pseudo.size() || path[pseudo.size()] == '/')) return false;
-    }
-    return true;
+    return proofs_ != nullptr && path.size() >= 2 && IsNormalPath(path) && !IsPseudoPath(path);
   }
   // A path an earlier run saw missing in a directory that lstat says is as it was, or below one.
   bool ProvenMissing(Entry& e, std::string_view path) const { return Learning(e, path) && ProvenBelow(path); }
