@@ -20,6 +20,11 @@ delay=${2:-0.5}
 here=$(cd "$(dirname "$0")" && pwd)
 runs=${CUDAMATCH_BENCH_RUNS:-10}
 tmp=$(mktemp -d)
+# Everything made later goes into directories made now: a directory the runs depend on (a synthetic
+# home's parent) is then left as it was, and the report cache keeps its reports.
+out="$tmp/out"
+mkdir "$out" "$tmp/mnt"
+mkdir -m 700 "$tmp/cache-host" "$tmp/cache-m30" "$tmp/cache-h30" "$tmp/cache-fuse-0" "$tmp/cache-fuse-$delay"
 fuse_pid=
 cleanup() {
   if [ -n "$fuse_pid" ]; then fusermount3 -u "$tmp/mnt" 2>/dev/null || true; wait "$fuse_pid" 2>/dev/null || true; fi
@@ -29,16 +34,16 @@ trap cleanup EXIT
 
 median_ms() {  # median wall milliseconds: median_ms RUNS command...
   local n=$1; shift
-  hyperfine -N -i --warmup 0 --runs "$n" --export-json "$tmp/h.json" -- "$(printf '%q ' "$@")" >/dev/null 2>&1
-  python3 -c 'import json,sys; print("%.1f" % (1000 * json.load(open(sys.argv[1]))["results"][0]["median"]))' "$tmp/h.json"
+  hyperfine -N -i --warmup 0 --runs "$n" --export-json "$out/h.json" -- "$(printf '%q ' "$@")" >/dev/null 2>&1
+  python3 -c 'import json,sys; print("%.1f" % (1000 * json.load(open(sys.argv[1]))["results"][0]["median"]))' "$out/h.json"
 }
 
 calls() {  # calls LABEL ROOT command...: strace, then the per-environment count
   local label=$1 root=$2; shift 2
-  strace -f -y -e trace=%file,read,pread64,getdents64 -o "$tmp/trace" "$@" >/dev/null 2>&1 || true
-  "$@" --json >"$tmp/doc.json" 2>/dev/null || true
+  strace -f -y -e trace=%file,read,pread64,getdents64 -o "$out/trace" "$@" >/dev/null 2>&1 || true
+  "$@" --json >"$out/doc.json" 2>/dev/null || true
   echo "-- $label"
-  python3 "$here/fs_calls.py" "$tmp/trace" "$tmp/doc.json" --root "$root" --summary
+  python3 "$here/fs_calls.py" "$out/trace" "$out/doc.json" --root "$root" --summary
 }
 
 echo "machine: $(nproc) cores, $(uname -r), load $(cut -d' ' -f1-3 /proc/loadavg); $(date -u +%Y-%m-%dT%H:%MZ); cudamatch $("$cm" --version)"
@@ -77,12 +82,11 @@ echo "wall cold $(median_ms "$runs" "${host_env[@]}" "$cm" doctor --no-cache) ms
      "kept $(median_ms "$runs" "${host_env[@]}" "$cm" doctor) ms"
 
 echo "== 3. synthetic through FUSE (bench/slowfs.py)"
-mkdir "$tmp/mnt"
 for d in 0 "$delay"; do
-  /usr/bin/python3 "$here/slowfs.py" "$tmp/m30" "$tmp/mnt" "$d" >"$tmp/fuse.log" 2>&1 &
+  /usr/bin/python3 "$here/slowfs.py" "$tmp/m30" "$tmp/mnt" "$d" >"$out/fuse.log" 2>&1 &
   fuse_pid=$!
   for _ in $(seq 50); do mountpoint -q "$tmp/mnt" && break; sleep 0.1; done
-  mountpoint -q "$tmp/mnt" || { echo "FUSE did not mount:"; cat "$tmp/fuse.log"; exit 1; }
+  mountpoint -q "$tmp/mnt" || { echo "FUSE did not mount:"; cat "$out/fuse.log"; exit 1; }
   fuse_env=(env -i $(cat "$tmp/m30.env") CUDAMATCH_CACHE_DIR="$tmp/cache-fuse-$d")
   cold=$(median_ms 1 "${fuse_env[@]}" "$cm" doctor --root "$tmp/mnt" --no-cache)
   "${fuse_env[@]}" "$cm" doctor --root "$tmp/mnt" --cache >/dev/null 2>&1 || true
@@ -97,9 +101,9 @@ done
 
 echo "== 4. paired: doctor (the kept report) and collect_env on this machine"
 export CUDAMATCH_CACHE_DIR="$tmp/cache-host"
-hyperfine -N -i --warmup 3 --runs "${CUDAMATCH_PAIRED_RUNS:-10}" --export-json "$tmp/p.json" \
+hyperfine -N -i --warmup 3 --runs "${CUDAMATCH_PAIRED_RUNS:-10}" --export-json "$out/p.json" \
   -n doctor "$cm doctor" -n collect_env "/usr/bin/python3 -m torch.utils.collect_env" >/dev/null 2>&1
-python3 - "$tmp/p.json" <<'PY'
+python3 - "$out/p.json" <<'PY'
 import json, sys
 r = {x["command"]: x["median"] * 1000 for x in json.load(open(sys.argv[1]))["results"]}
 print(f"doctor {r['doctor']:.2f} ms, collect_env {r['collect_env']:.1f} ms: {r['collect_env'] / r['doctor']:.0f}x")
