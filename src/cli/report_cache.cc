@@ -17,6 +17,9 @@ namespace {
 
 constexpr size_t kEntryCap = 16 << 20;
 constexpr int64_t kRacyNs = 2'000'000'000;
+// Reports kept at most: one is kept per key (each working directory, command line and
+// environment), so the oldest written go when a new one is.
+constexpr size_t kKeptReports = 64;
 
 std::string EntryName(const std::string& key) { return "report-" + Hex16(Checksum64(key)); }
 
@@ -59,7 +62,9 @@ void ReportCache::Keep(const FsJournal& journal, const KeptReport& report) const
   if (ChildrenStarted() != 0 || WroteStderr()) return;
   if (journal.deps().empty() || journal.root != root_) return;
   if (journal.ChangedSince(started_ns_ - kRacyNs)) return;
-  store_->Put(EntryName(key_), EncodeReport(key_, journal.root, journal.deps(), report));
+  if (store_->Put(EntryName(key_), EncodeReport(key_, journal.root, journal.deps(), report))) {
+    store_->Trim("report-", kKeptReports);
+  }
 }
 
 std::unique_ptr<ReportCache> OpenReportCache(const Command& command, const std::vector<std::string>& args,

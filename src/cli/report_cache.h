@@ -24,6 +24,9 @@
 // same clock tick could leave its times as they were); nor as JSON (it carries the time of the
 // run), nor with --catalog, nor for another system's tree, nor on Windows.
 //
+// At most 64 reports are kept (one per key: each working directory, command line and
+// environment); writing another removes the oldest written.
+//
 // Used where the environment cache is (KeptRoot, cli/machine.h): this machine's "/" unless
 // --no-cache or CUDAMATCH_CACHE=off, a --root only with --cache or CUDAMATCH_CACHE=on. The
 // entry's format is core/report_entry.h's.

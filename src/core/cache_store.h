@@ -22,6 +22,9 @@ class CacheStore {
   virtual std::optional<std::string> Get(const std::string& name, size_t cap) const = 0;
   // Replaces the file whole; false when it could not be written (the old one stays).
   virtual bool Put(const std::string& name, const std::string& content) const = 0;
+  // Removes the files whose names start with `prefix`, oldest written first, until at most `keep`
+  // are left (files of one kind that a run adds by the key, such as kept reports).
+  virtual void Trim(const std::string& prefix, size_t keep) const = 0;
 };
 
 // nullptr when `dir` cannot be made or is not safe to use (see above).

@@ -1,10 +1,14 @@
+#include <dirent.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <ctime>
+#include <utility>
+#include <vector>
 
 #include "core/cache_store.h"
 #include "core/fs.h"
@@ -83,6 +87,30 @@ class PosixCacheStore : public CacheStore {
     if (ok) ok = renameat(fd_, tmp.c_str(), fd_, name.c_str()) == 0;
     if (!ok) unlinkat(fd_, tmp.c_str(), 0);
     return ok;
+  }
+
+  void Trim(const std::string& prefix, size_t keep) const override {
+    int fd = openat(fd_, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    DIR* dir = fd < 0 ? nullptr : fdopendir(fd);
+    if (dir == nullptr) {
+      if (fd >= 0) close(fd);
+      return;
+    }
+    std::vector<std::pair<struct timespec, std::string>> files;
+    while (struct dirent* e = readdir(dir)) {
+      std::string name = e->d_name;
+      struct stat st;
+      if (name.compare(0, prefix.size(), prefix) != 0 || name.find(".tmp.") != std::string::npos) continue;
+      if (fstatat(fd_, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode) && st.st_uid == Me()) {
+        files.emplace_back(st.st_mtim, std::move(name));
+      }
+    }
+    closedir(dir);
+    if (files.size() <= keep) return;
+    std::sort(files.begin(), files.end(), [](const auto& a, const auto& b) {
+      return a.first.tv_sec != b.first.tv_sec ? a.first.tv_sec < b.first.tv_sec : a.first.tv_nsec < b.first.tv_nsec;
+    });
+    for (size_t i = 0; i + keep < files.size(); ++i) unlinkat(fd_, files[i].second.c_str(), 0);
   }
 
  private:

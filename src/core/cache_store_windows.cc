@@ -6,7 +6,10 @@
 // same directory, is flushed, then moved over the old file in one step.
 #include <windows.h>
 
+#include <algorithm>
 #include <cstdint>
+#include <utility>
+#include <vector>
 
 #include "core/cache_store.h"
 #include "core/win_text.h"
@@ -78,6 +81,24 @@ class WindowsCacheStore : public CacheStore {
     }
     if (!ok) DeleteFileW(tmp.c_str());
     return ok;
+  }
+
+  void Trim(const std::string& prefix, size_t keep) const override {
+    WIN32_FIND_DATAW found;
+    HANDLE search = FindFirstFileW((dir_ + L"\\" + WideFromUtf8(prefix) + L"*").c_str(), &found);
+    if (search == INVALID_HANDLE_VALUE) return;
+    std::vector<std::pair<uint64_t, std::wstring>> files;
+    do {
+      std::wstring name = found.cFileName;
+      if ((found.dwFileAttributes & (FILE_ATTRIBUTE_DIRECTORY | FILE_ATTRIBUTE_REPARSE_POINT)) != 0) continue;
+      if (name.find(L".tmp.") != std::wstring::npos) continue;
+      uint64_t written = (static_cast<uint64_t>(found.ftLastWriteTime.dwHighDateTime) << 32) | found.ftLastWriteTime.dwLowDateTime;
+      files.emplace_back(written, std::move(name));
+    } while (FindNextFileW(search, &found));
+    FindClose(search);
+    if (files.size() <= keep) return;
+    std::sort(files.begin(), files.end());
+    for (size_t i = 0; i + keep < files.size(); ++i) DeleteFileW((dir_ + L"\\" + files[i].second).c_str());
   }
 
  private:

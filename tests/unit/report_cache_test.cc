@@ -13,6 +13,7 @@
 #include <map>
 #include <thread>
 
+#include "core/cache_store.h"
 #include "core/journal_fs.h"
 #include "core/report_entry.h"
 #include "core/text.h"
@@ -178,6 +179,26 @@ TEST(FsJournal, AFileStatedBeforeItIsReadIsAskedOnce) {
   EXPECT_EQ(journal.deps()[0].kind, FsDep::Kind::kStat);
   EXPECT_FALSE(journal.ChangedSince(journal.deps()[0].info.ctime_ns + 1));
   EXPECT_TRUE(journal.ChangedSince(journal.deps()[0].info.ctime_ns));
+}
+
+// Kept reports are one per key: the store keeps the newest written of them, and only them.
+TEST(CacheStoreTrim, RemovesTheOldestOfOneKindOnly) {
+  TempDir t;
+  auto store = OpenCacheStore(t.path() + "/c");
+  ASSERT_NE(store, nullptr);
+  for (const char* name : {"report-1", "report-2", "report-3", "report-4"}) {
+    ASSERT_TRUE(store->Put(name, name));
+    WaitATick();
+  }
+  ASSERT_TRUE(store->Put("env-1", "x"));
+  store->Trim("report-", 2);
+  EXPECT_FALSE(store->Get("report-1", 100).has_value());
+  EXPECT_FALSE(store->Get("report-2", 100).has_value());
+  EXPECT_EQ(store->Get("report-3", 100).value_or(""), "report-3");
+  EXPECT_EQ(store->Get("report-4", 100).value_or(""), "report-4");
+  EXPECT_TRUE(store->Get("env-1", 100).has_value());
+  store->Trim("report-", 2);  // nothing more to remove
+  EXPECT_TRUE(store->Get("report-3", 100).has_value());
 }
 
 // The binary: a kept report is shown again (the entry is not rewritten) until a file it depended
