@@ -33,6 +33,7 @@ void CheckCudaPackageDriver(const Snapshot& s, const Catalog& c, const PlanQuery
 void CheckExtensionRuntime(const Snapshot& s, const Catalog& c, const PlanQuery& plans, std::vector<Finding>& out);
 void CheckExtensionRuntimeMissing(const Snapshot& s, const Catalog& c, const PlanQuery& plans, std::vector<Finding>& out);
 void CheckExtensionPins(const Snapshot& s, const Catalog& c, const PlanQuery& plans, std::vector<Finding>& out);
+void CheckExtensionBuiltTorch(const Snapshot& s, const Catalog& c, const PlanQuery& plans, std::vector<Finding>& out);
 void CheckExtensionAbi(const Snapshot& s, const Catalog& c, const PlanQuery& plans, std::vector<Finding>& out);
 void CheckExtensionWheelTorch(const Snapshot& s, const Catalog& c, const PlanQuery& plans, std::vector<Finding>& out);
 void CheckRuntimeShadowed(const Snapshot& s, const Catalog& c, const PlanQuery& plans, std::vector<Finding>& out);
@@ -97,6 +98,8 @@ const std::vector<FindingDecl>& FindingTable() {
       {"ext.cudnn_major", E, CheckExtensionRuntime, kEnv},
       {"ext.runtime_missing", E, CheckExtensionRuntimeMissing, kEnv},
       {"ext.torch_pin", E, CheckExtensionPins, kEnv},
+      {"ext.built_torch", E, CheckExtensionBuiltTorch, kEnv},
+      {"ext.built_torch_cpu", E, CheckExtensionBuiltTorch, kEnv},
       {"ext.cxx_abi", E, CheckExtensionAbi, kEnv},
       {"ext.wheel_torch", E, CheckExtensionWheelTorch, kEnv},
       {"ext.wheel_torch_patch", E, CheckExtensionWheelTorch, kEnv},

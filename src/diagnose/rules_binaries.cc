@@ -6,6 +6,7 @@
 #include <optional>
 #include <utility>
 
+#include "catalog/extensions.h"
 #include "core/text.h"
 #include "core/version.h"
 #include "diagnose/rule_fns.h"
@@ -280,6 +281,75 @@ void CheckExtensionPins(const Snapshot& s, const Catalog&, const PlanQuery&, std
       }
     }
   }
+}
+
+// Whether one of the extension's Requires-Dist names an exact torch (ext.torch_pin judges those).
+bool PinsExactTorch(const ExtensionInfo& ext) {
+  for (const std::string& pin : ext.torch_pins) {
+    auto req = ParseRequirement(pin);
+    if (req && req->name == "torch" && req->spec && ExactPin(*req->spec)) return true;
+  }
+  return false;
+}
+
+// The torch a package recorded building against (xformers/cpp_lib.json) beside the installed one.
+// Before xformers 0.0.34 its library loads only beside the torch release it was built with ("an
+// XFormers binary built for a PyTorch version will not be compatible with the next one", its
+// maintainer in facebookresearch/xformers#631); 0.0.34's release notes: "Pre-built binary wheels
+// are available for PyTorch 2.10.0 (and later)" (torch's stable ABI, quoted in
+// facebookresearch/xformers#1374); a CUDA build never loads beside a CPU-only torch
+// (facebookresearch/xformers#982). xformers/_cpp_lib.py prints the "xFormers was built for"
+// warning from this file when its library fails to load.
+// The fix for an extension built against another torch: the newest release the catalog lists with
+// a wheel on the PyTorch index of torch's own variant for this torch (installed in place, without
+// touching torch); else its rebuild from source.
+RemedyNeed BuiltTorchNeed(const Snapshot& s, const Catalog& c, const PythonEnv& env, const PackageInfo& torch,
+                          const ExtensionInfo& ext) {
+  std::string variant = torch.version->LocalLabel();
+  if (torch.cuda && StartsWith(variant, "cu")) {
+    TorchBuild build{*torch.version, torch.cuda, CxxAbi::kUnknown};
+    for (const ExtensionRelease* e : ExtensionsFor(c, ext.name, s.platform.Name(), build)) {
+      for (const ExtensionWheel* w : WheelsFor(c, *e, s.platform.Name(), build)) {
+        if (w->location != WheelLocation::kPytorchIndex) continue;
+        RemedyNeed need = Need(RemedyNeed::Kind::kCompanionRebuild);
+        need.package = ext.name;
+        need.version = e->version;
+        need.variant = variant;
+        return need;
+      }
+    }
+  }
+  return RebuildNeed(s, env, ext, "");
+}
+
+void CheckExtensionBuiltTorch(const Snapshot& s, const Catalog& c, const PlanQuery&, std::vector<Finding>& out) {
+  static const Pep440 kStableAbi = Pep440::Parse("0.0.34").value();
+  ForEachTorch(s, [&](const PythonEnv& env, const PackageInfo& torch) {
+    for (const ExtensionInfo& ext : env.extensions) {
+      if (ext.built_torch.empty()) continue;
+      auto built = Pep440::Parse(ext.built_torch);
+      if (!built) continue;
+      const Pep440& have = *torch.version;
+      auto release = [](const Pep440& v) { return std::make_tuple(v.Part(0), v.Part(1), v.Part(2)); };
+      bool stable = ext.name == "xformers" && ext.version && *ext.version >= kStableAbi;
+      // An exact Requires-Dist on torch is judged by ext.torch_pin; a CPU-only torch it cannot see.
+      bool other = !PinsExactTorch(ext) && (stable ? release(have) < release(*built) : release(have) != release(*built));
+      bool cpu = ext.built_cuda && !torch.cuda && !torch.hip && (torch.cuda_none || have.LocalLabel() == "cpu");
+      if (!other && !cpu) continue;
+      std::string cuda = ext.built_cuda ? ext.built_cuda->MajorMinor() : "";
+      // Beside a CPU-only torch of its release: a CUDA build of that torch (the one this driver
+      // runs, as torch.cpu_build's fix), xformers kept.
+      RemedyNeed need = cpu && !other ? Need(RemedyNeed::Kind::kTorchBuild) : BuiltTorchNeed(s, c, env, torch, ext);
+      out.push_back(EmitFor(s, env, cpu && !other ? "ext.built_torch_cpu" : "ext.built_torch",
+                            {{"env", env.prefix}, {"package", ExtLabel(ext)}, {"built", ext.built_torch},
+                             {"cuda", cuda}, {"have", have.ToString()}, {"release", have.Public()},
+                             {"source", ext.built_source}},
+                            {Ev("evidence.built_torch", {{"package", ext.name}, {"torch", ext.built_torch},
+                                                         {"cuda", cuda.empty() ? "-" : cuda}, {"source", ext.built_source}}),
+                             TorchEvidence(env, torch)},
+                            "extensions", need));
+    }
+  });
 }
 
 void CheckRuntimeShadowed(const Snapshot& s, const Catalog&, const PlanQuery&, std::vector<Finding>& out) {

@@ -102,6 +102,23 @@ void ReadDirectUrl(const Fs& fs, const std::string& dist_dir, ExtensionInfo& ext
   ext.wheel_cxx11abi = WheelCxx11Abi(ext.wheel_file);
 }
 
+// xformers' setup.py writes the torch and CUDA of the build into cpp_lib.json beside _C.so.
+void ReadXformersBuild(const Fs& fs, ExtensionInfo& ext) {
+  for (const BinaryInfo& lib : ext.libs) {
+    std::string_view dir = Dirname(lib.path);
+    if (Basename(dir) != "xformers") continue;
+    std::string path = std::string(dir) + "/cpp_lib.json";
+    auto text = fs.Read(path, 64 * 1024);
+    if (!text) return;
+    if (auto build = ParseXformersCppLib(*text)) {
+      ext.built_torch = build->torch;
+      ext.built_cuda = build->cuda;
+      ext.built_source = path;
+    }
+    return;
+  }
+}
+
 // The extension of `dist` from its shared objects (absolute paths), when one links CUDA.
 // `plain`, when given, gets those that do not.
 std::optional<ExtensionInfo> ExtensionOf(const Fs& fs, const DistFiles& dist, const std::vector<std::string>& objects,
@@ -133,6 +150,7 @@ std::optional<ExtensionInfo> ExtensionOf(const Fs& fs, const DistFiles& dist, co
     }
   }
   if (ext.libs.empty()) return std::nullopt;
+  if (ext.name == "xformers") ReadXformersBuild(fs, ext);
   // The wheel's name matters only beside torch symbols of a known ABI: read it for those alone.
   if (!dist.dir.empty() && std::any_of(ext.libs.begin(), ext.libs.end(), [](const BinaryInfo& b) {
         return !b.symbols.needs_cxx11.empty() || !b.symbols.needs_old.empty();

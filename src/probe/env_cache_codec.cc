@@ -1,4 +1,4 @@
-// The environment cache's file: "cudamatch-env-cache 5\n", the checksum of the rest and "\n",
+// The environment cache's file: "cudamatch-env-cache 6\n", the checksum of the rest and "\n",
 // then the entry as a sequence of values (core/value_codec.h) in this order: key, deps, packages,
 // extensions, and the python, torch and extension trails. Read back value by value; anything else
 // where a value is expected makes the entry unreadable.
@@ -11,7 +11,7 @@ namespace cudamatch {
 
 namespace {
 
-constexpr std::string_view kMagic = "cudamatch-env-cache 5\n";
+constexpr std::string_view kMagic = "cudamatch-env-cache 6\n";
 
 void OptInt(Writer& w, const std::optional<int64_t>& v) {
   if (v) w.Int(*v);
@@ -156,6 +156,9 @@ void Put(Writer& w, const ExtensionInfo& e) {
   w.Str(e.wheel_source);
   if (e.wheel_cxx11abi) w.Bool(*e.wheel_cxx11abi);
   else w.None();
+  w.Str(e.built_torch);
+  Put(w, e.built_cuda);
+  w.Str(e.built_source);
   if (!e.editable) {
     w.None();
     return;
@@ -174,6 +177,9 @@ ExtensionInfo GetExtension(Reader& r) {
   e.wheel_file = r.Str();
   e.wheel_source = r.Str();
   if (!r.None()) e.wheel_cxx11abi = r.Bool();
+  e.built_torch = r.Str();
+  e.built_cuda = GetCuda(r);
+  e.built_source = r.Str();
   if (!r.None()) {
     EditableInstall install;
     install.mode = r.Bool() ? EditableMode::kDevelop : EditableMode::kPep660;

@@ -140,6 +140,28 @@ std::optional<DirectUrl> ParseDirectUrl(std::string_view text) {
   return out;
 }
 
+std::optional<XformersBuild> ParseXformersCppLib(std::string_view text) {
+  auto json = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (!json.is_object()) return std::nullopt;
+  auto version = json.find("version");
+  if (version == json.end() || !version->is_object()) return std::nullopt;
+  auto torch = version->find("torch");
+  if (torch == version->end() || !torch->is_string()) return std::nullopt;
+  XformersBuild out;
+  out.torch = torch->get<std::string>();
+  auto cuda = version->find("cuda");
+  if (cuda != version->end() && cuda->is_number_integer()) {
+    int64_t v = cuda->get<int64_t>();
+    if (v >= 100 && v < 10000) out.cuda = CudaVersion{static_cast<int>(v / 100), static_cast<int>(v % 100), std::nullopt};
+  }
+  auto env = json.find("env");
+  if (env != json.end() && env->is_object()) {
+    auto arch = env->find("TORCH_CUDA_ARCH_LIST");
+    if (arch != env->end() && arch->is_string()) out.arch_list = arch->get<std::string>();
+  }
+  return out;
+}
+
 std::string WheelFileOfDirectUrl(std::string_view text) {
   auto d = ParseDirectUrl(text);
   if (!d) return "";

@@ -154,6 +154,16 @@ std::string EggLinkProject(std::string_view text);
 // The wheel file a PEP 610 direct_url.json names, "" when its url is no wheel:
 //   {"url": "https://github.com/Dao-AILab/flash-attention/releases/download/v2.7.4.post1/flash_attn-2.7.4.post1+cu12torch2.6cxx11abiFALSE-cp311-cp311-linux_x86_64.whl", "archive_info": {...}}
 std::string WheelFileOfDirectUrl(std::string_view text);
+// What xformers' setup.py writes beside its library (xformers/cpp_lib.json) about the build:
+//   {"version": {"cuda": 1208, "hip": null, "torch": "2.10.0+cu128", "python": "3.10.11"},
+//    "env": {"TORCH_CUDA_ARCH_LIST": "...", "XFORMERS_PACKAGE_FROM": "wheel-v0.0.34"}}
+// nullopt unless it is JSON with a torch version string.
+struct XformersBuild {
+  std::string torch;                 // "2.10.0+cu128"
+  std::optional<CudaVersion> cuda;   // 1208 -> 12.8; none for a build without CUDA
+  std::string arch_list;             // TORCH_CUDA_ARCH_LIST at build time, when recorded
+};
+std::optional<XformersBuild> ParseXformersCppLib(std::string_view text);
 // The C++ ABI a wheel's name states (flash-attn's "cxx11abiTRUE" / "cxx11abiFALSE"), else nullopt.
 std::optional<bool> WheelCxx11Abi(std::string_view wheel_file);
 // The torch line a wheel's local version names (flash-attn's "+cu122torch2.2cxx11abiFALSE" -> "2.2"),

@@ -272,6 +272,12 @@ struct ExtensionInfo {
   std::optional<bool> wheel_cxx11abi;
   // An editable or develop install: its shared objects were found in the project directory.
   std::optional<EditableInstall> editable;
+  // What the package wrote beside its library about its own build (xformers/cpp_lib.json): the
+  // torch it was built against ("2.2.0+cu121"), the CUDA it was compiled with, and that file.
+  // For a build from source it is the one record of the torch it needs.
+  std::string built_torch;
+  std::optional<CudaVersion> built_cuda;
+  std::string built_source;
   // The CUDA-family libraries its libraries need beyond those torch maps, as the loader finds
   // them (worked out after the environment cache, every run); only for a torch extension.
   std::vector<RuntimeLib> runtime;

@@ -119,6 +119,12 @@ Json ExtensionJson(const ExtensionInfo& x) {
     j["wheel"] = Json{{"file", x.wheel_file}, {"source", x.wheel_source},
                       {"cxx11_abi", x.wheel_cxx11abi ? Json(*x.wheel_cxx11abi) : Json(nullptr)}};
   }
+  if (x.built_torch.empty()) {
+    j["built"] = nullptr;
+  } else {
+    j["built"] = Json{{"torch", x.built_torch}, {"cuda", x.built_cuda ? Json(x.built_cuda->MajorMinor()) : Json(nullptr)},
+                      {"source", x.built_source}};
+  }
   if (x.editable) {
     j["editable"] = Json{{"mode", EditableModeName(x.editable->mode)}, {"project", x.editable->project},
                          {"source", x.editable->source}};

@@ -132,11 +132,7 @@ Snapshot Probed(const TempDir& t, std::vector<GpuInfo> gpus) {
   torch.version = Pep440::Parse("2.1.2+cu121").value();
   torch.variant = *Variant::Parse("cu121");
   torch.cuda = CudaVersion::Parse("12.1").value();
-  env.packages["torch"] = torch;
-  s.pythons.push_back(env);
-  auto fs = MakeRealFs(t.path());
-  Trail trail(s, "binaries");
-  s.pythons[0].extensions = ScanExtensions(*fs, s.pythons[0], trail);
+  testing::AddScannedEnv(s, env, torch, t.path());
   return s;
 }
 

@@ -470,7 +470,7 @@ TEST_F(EnvCacheTest, DamagedOrForeignEntriesAreIgnoredAndReplaced) {
   damage([](std::string t) {  // a valid entry of another key, under this name
     std::string body = t.substr(t.find('\n', 22) + 1);
     body.replace(body.find(':') + 1, 9, "CUDAMATCH");  // the key, the entry's first value
-    return "cudamatch-env-cache 5\n" + EnvCacheChecksum(body) + "\n" + body;
+    return "cudamatch-env-cache 6\n" + EnvCacheChecksum(body) + "\n" + body;
   });
 }
 
@@ -506,6 +506,9 @@ TEST(EnvCacheCodec, KeepsEveryFieldAndRejectsEveryCutPayload) {
   scan.packages["torchvision"] = cpu;
   scan.extensions.push_back(ExtensionInfo{"flash-attn", Pep440::Parse("2.6.3").value(), "/m/METADATA", {"torch==2.4.0"}, {lib}});
   scan.extensions[0].editable = EditableInstall{EditableMode::kDevelop, "/home/u/flash-attention", "/site/flash_attn.egg-link"};
+  scan.extensions[0].built_torch = "2.2.0+cu121";
+  scan.extensions[0].built_cuda = CudaVersion{12, 1, std::nullopt};
+  scan.extensions[0].built_source = "/site/xformers/cpp_lib.json";
   scan.package_trail = {Evidence{"python", "/env/bin/python3", Evidence::Outcome::kFound, "3.11.9"}};
   scan.torch_trail = {Evidence{"binaries", "libtorch_cuda.so", Evidence::Outcome::kError, "n5"}};
   scan.extension_trail = {Evidence{"binaries", "x", Evidence::Outcome::kSkipped, ""}};
@@ -564,6 +567,10 @@ TEST(EnvCacheCodec, KeepsEveryFieldAndRejectsEveryCutPayload) {
   EXPECT_EQ(back->extensions[0].editable->mode, EditableMode::kDevelop);
   EXPECT_EQ(back->extensions[0].editable->project, "/home/u/flash-attention");
   EXPECT_EQ(back->extensions[0].editable->source, "/site/flash_attn.egg-link");
+  EXPECT_EQ(back->extensions[0].built_torch, "2.2.0+cu121");
+  ASSERT_TRUE(back->extensions[0].built_cuda.has_value());
+  EXPECT_EQ(back->extensions[0].built_cuda->MajorMinor(), "12.1");
+  EXPECT_EQ(back->extensions[0].built_source, "/site/xformers/cpp_lib.json");
   ASSERT_EQ(back->torch_trail.size(), 1u);
   EXPECT_EQ(back->torch_trail[0].outcome, Evidence::Outcome::kError);
   EXPECT_EQ(back->extension_trail[0].outcome, Evidence::Outcome::kSkipped);
@@ -578,7 +585,7 @@ TEST(EnvCacheCodec, KeepsEveryFieldAndRejectsEveryCutPayload) {
   // The same entry written again is the same text.
   EXPECT_EQ(EncodeEnvScan("key 1", *back), text);
 
-  std::string head = "cudamatch-env-cache 5\n";
+  std::string head = "cudamatch-env-cache 6\n";
   ASSERT_EQ(text->substr(0, head.size()), head);
   std::string payload = text->substr(head.size() + 17);
   auto framed = [&](const std::string& p) { return head + EnvCacheChecksum(p) + "\n" + p; };
@@ -673,7 +680,7 @@ TEST(EnvCacheCli, AnEntryCutHalfWayUnderAValidChecksumIsIgnored) {
   std::vector<std::string> env = CliEnv(t);
   auto plain = testing::RunCudamatch({"doctor", "-v", "--root", machine}, env);
   testing::RunCudamatch({"doctor", "-v", "--root", machine, "--cache"}, env);
-  const std::string head = "cudamatch-env-cache 5\n";
+  const std::string head = "cudamatch-env-cache 6\n";
   size_t cut = 0;
   for (const auto& e : stdfs::directory_iterator(t.path() + "/c")) {
     if (e.path().filename().string().rfind("env-", 0) != 0) continue;

@@ -9,6 +9,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "probe/binaries.h"
+
 namespace cudamatch::testing {
 
 std::string SourceDir() { return CUDAMATCH_SOURCE_DIR; }
@@ -109,6 +111,14 @@ void TempDir::Symlink(const std::string& target, const std::string& rel) const {
   std::filesystem::path p = std::filesystem::path(path_) / rel;
   std::filesystem::create_directories(p.parent_path());
   std::filesystem::create_symlink(target, p);
+}
+
+void AddScannedEnv(Snapshot& s, PythonEnv env, PackageInfo torch, const std::string& root) {
+  env.packages["torch"] = std::move(torch);
+  s.pythons.push_back(std::move(env));
+  auto fs = MakeRealFs(root);
+  Trail trail(s, "binaries");
+  s.pythons.back().extensions = ScanExtensions(*fs, s.pythons.back(), trail);
 }
 
 }  // namespace cudamatch::testing

@@ -69,6 +69,9 @@ int WithPermissionsEnforced(const std::function<void()>& body);
 // An Ubuntu machine whose NVIDIA driver `version` is loaded (kernel module and user space, with
 // device nodes) and serves CUDA `cuda`; no GPU and no Python yet.
 Snapshot MachineWithDriver(std::string_view version, std::string_view cuda);
+// Adds `env` to `s` with `torch` in it, and its extensions as the probe scans them from the real
+// tree at `root` (the environment's paths are read under it).
+void AddScannedEnv(Snapshot& s, PythonEnv env, PackageInfo torch, const std::string& root);
 
 // A fresh empty directory under the system temp dir, removed by the caller's TempDir guard.
 class TempDir {
