@@ -35,6 +35,7 @@ void CheckExtensionRuntimeMissing(const Snapshot& s, const Catalog& c, const Pla
 void CheckExtensionPins(const Snapshot& s, const Catalog& c, const PlanQuery& plans, std::vector<Finding>& out);
 void CheckExtensionBuiltTorch(const Snapshot& s, const Catalog& c, const PlanQuery& plans, std::vector<Finding>& out);
 void CheckExtensionAbi(const Snapshot& s, const Catalog& c, const PlanQuery& plans, std::vector<Finding>& out);
+void CheckExtensionSymbols(const Snapshot& s, const Catalog& c, const PlanQuery& plans, std::vector<Finding>& out);
 void CheckExtensionWheelTorch(const Snapshot& s, const Catalog& c, const PlanQuery& plans, std::vector<Finding>& out);
 void CheckRuntimeShadowed(const Snapshot& s, const Catalog& c, const PlanQuery& plans, std::vector<Finding>& out);
 void CheckRuntimeMissing(const Snapshot& s, const Catalog& c, const PlanQuery& plans, std::vector<Finding>& out);
@@ -92,6 +93,7 @@ const std::vector<FindingDecl>& FindingTable() {
       {"torch.not_in_catalog", I, CheckTorchUnknown, kEnv},
       {"torch.kernels_differ", I, CheckTorchFileList, kEnv},
       {"ext.no_kernels", E, CheckExtensionKernels, kEnv},
+      {"ext.gpu_unsupported", E, CheckExtensionKernels, kEnv},
       {"cudapkg.no_kernels", E, CheckExtensionKernels, kEnv},
       {"cudapkg.driver_too_old", E, CheckCudaPackageDriver, kEnv},
       {"ext.cuda_major", E, CheckExtensionRuntime, kEnv},
@@ -101,6 +103,7 @@ const std::vector<FindingDecl>& FindingTable() {
       {"ext.built_torch", E, CheckExtensionBuiltTorch, kEnv},
       {"ext.built_torch_cpu", E, CheckExtensionBuiltTorch, kEnv},
       {"ext.cxx_abi", E, CheckExtensionAbi, kEnv},
+      {"ext.missing_symbol", E, CheckExtensionSymbols, kEnv},
       {"ext.wheel_torch", E, CheckExtensionWheelTorch, kEnv},
       {"ext.wheel_torch_patch", E, CheckExtensionWheelTorch, kEnv},
       {"runtime.shadowed", W, CheckRuntimeShadowed, kEnv},

@@ -122,6 +122,10 @@ struct Rebuild {
   std::optional<Pep440> version;
   std::string arch_list;  // TORCH_CUDA_ARCH_LIST, "" to keep the default
   std::string cuda_home;  // CUDA_HOME, "" to keep the default
+  // What the package's own build needs to compile at all rather than fetch a prebuilt file:
+  // flash-attn's setup.py downloads the wheel named after torch's major.minor, CUDA and C++ ABI
+  // unless FLASH_ATTENTION_FORCE_BUILD=TRUE (Dao-AILab/flash-attention setup.py, CachedWheelsCommand).
+  std::vector<EnvAssign> build_env;
   // An editable install is rebuilt where it lives, the way it was installed:
   //   cd PROJECT && python -m pip install -e . --no-build-isolation   (pip install -e)
   //   cd PROJECT && python setup.py develop                           (setup.py develop)

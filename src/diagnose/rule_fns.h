@@ -72,6 +72,12 @@ int EnvIndex(const Snapshot& s, const PythonEnv& env);
 RemedyNeed Need(RemedyNeed::Kind kind);
 // The first toolkit with nvcc of CUDA `major` on the machine, or nullptr.
 const ToolkitInfo* NvccOfMajor(const Snapshot& s, int major);
+// Whether a Requires-Dist of `ext` on torch excludes the torch installed in `env` (ext.torch_pin).
+bool TorchPinUnmet(const PythonEnv& env, const ExtensionInfo& ext);
+// The fix for an extension built against another torch (rules_binaries.cc): the newest release
+// with a wheel for this torch on the PyTorch index of its variant, else a rebuild from source.
+RemedyNeed BuiltTorchNeed(const Snapshot& s, const Catalog& c, const PythonEnv& env, const PackageInfo& torch,
+                          const ExtensionInfo& ext);
 // One of torch's nvidia-* requirements ("nvidia-cudnn-cu12==9.1.0.70", "nvidia_nccl_cu12 (>=2.20)")
 // as a normalized name and its specifier.
 NeededRequirement SplitRequirement(std::string_view req);

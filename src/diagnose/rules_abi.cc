@@ -51,6 +51,14 @@ std::string PythonTag(const PythonEnv& env) {
   return env.version ? "cp" + std::to_string(env.version->major) + std::to_string(env.version->minor) : "";
 }
 
+// A torch that PyTorch published: no nightly, pre-release or local build (NGC's
+// 2.2.0a0+81ea7a4), whose exact build no prebuilt extension wheel was made against.
+bool PublishedTorch(const Pep440& v) {
+  std::string label = v.LocalLabel();
+  bool known_label = label.empty() || label == "cpu" || StartsWith(label, "cu") || StartsWith(label, "rocm");
+  return !v.IsPrerelease() && known_label;
+}
+
 // The catalog's wheel of this release that states torch's ABI and fits its release and CUDA.
 const ExtensionWheel* AbiWheel(const Snapshot& s, const Catalog& c, const PackageInfo& torch, const ExtensionInfo& ext,
                                bool cxx11) {
@@ -69,7 +77,14 @@ const ExtensionWheel* AbiWheel(const Snapshot& s, const Catalog& c, const Packag
 RemedyNeed AbiNeed(const Snapshot& s, const Catalog& c, const PythonEnv& env, const PackageInfo& torch,
                    const ExtensionInfo& ext, bool cxx11, std::vector<EvidenceItem>& evidence) {
   std::string python = PythonTag(env);
-  if (const ExtensionWheel* w = AbiWheel(s, c, torch, ext, cxx11); w && !python.empty()) {
+  // No wheel was built against a nightly, pre-release or container build of torch, and one built
+  // against a later release of torch's line may need what this one lacks (flash-attention#931).
+  const ExtensionWheel* w = PublishedTorch(*torch.version) ? AbiWheel(s, c, torch, ext, cxx11) : nullptr;
+  if (w) {
+    std::optional<Pep440> built = WheelBuiltAgainst(*w, *torch.version);
+    if (built && torch.version->WithoutLocal() < *built) w = nullptr;
+  }
+  if (w && !python.empty()) {
     std::string url = WheelUrl(*w, *torch.version, python);
     // The very file installed (its name states torch's ABI, its symbols the other one:
     // Dao-AILab/flash-attention#1783) is no fix: then the rebuild.
@@ -121,6 +136,82 @@ void CheckExtensionAbi(const Snapshot& s, const Catalog& c, const PlanQuery&, st
                               {{"env", env.prefix}, {"package", ext.name + (ext.version ? " " + ext.version->ToString() : "")},
                                {"file", lib.path}, {"abi", AbiName(!abi->cxx11)}, {"torch", torch.version->ToString()},
                                {"torch_abi", AbiName(abi->cxx11)}, {"symbol", ShortName(needs)}},
+                              std::move(evidence), "extensions", need));
+        break;  // one finding per package
+      }
+    }
+  });
+}
+
+namespace {
+
+// Whether the ABI rule speaks for this library: it needs torch symbols of the other ABI than
+// the one torch exports (then every such symbol is missing, and the ABI is the cause to name).
+bool OtherAbi(const std::optional<TorchAbi>& abi, const BinaryInfo& lib) {
+  return abi && !(abi->cxx11 ? lib.symbols.needs_old : lib.symbols.needs_cxx11).empty();
+}
+
+// torch's major.minor: the line a wheel's name states ("2.2").
+std::string TorchLine(const PackageInfo& torch) {
+  Pep440 v = torch.version->WithoutLocal();
+  return std::to_string(v.Part(0)) + "." + std::to_string(v.Part(1));
+}
+
+// The fix for a library that needs torch symbols this torch lacks: a wheel of the release for
+// this very torch (the PyTorch index's, else the release assets' in torch's ABI); a rebuild from
+// source against it otherwise, with the nvcc of torch's CUDA major, the only way for a torch no
+// wheel was built against.
+RemedyNeed MissingSymbolNeed(const Snapshot& s, const Catalog& c, const PythonEnv& env, const PackageInfo& torch,
+                             const ExtensionInfo& ext, const std::optional<TorchAbi>& abi,
+                             std::vector<EvidenceItem>& evidence) {
+  bool published = PublishedTorch(*torch.version);
+  RemedyNeed need = published ? BuiltTorchNeed(s, c, env, torch, ext) : Need(RemedyNeed::Kind::kExtensionRebuild);
+  if (need.kind != RemedyNeed::Kind::kExtensionRebuild || ext.editable) return need;
+  if (published && abi) return AbiNeed(s, c, env, torch, ext, abi->cxx11, evidence);
+  need.package = ext.name;
+  need.version = ext.version;
+  if (!torch.cuda) return need;
+  if (const ToolkitInfo* t = NvccOfMajor(s, torch.cuda->major)) {
+    need.path = t->path;
+  } else {
+    evidence.push_back(Ev("evidence.abi_no_nvcc", {{"major", std::to_string(torch.cuda->major)}}));
+  }
+  return need;
+}
+
+}  // namespace
+
+// An extension's library needs torch symbols that none of torch's libraries defines: its import
+// fails with "undefined symbol: _ZN2at4_ops15sum_IntList_out4call..." (Dao-AILab/flash-attention#784:
+// a wheel built against a torch nightly, installed beside NGC's 2.2.0a0+81ea7a4). Whatever its
+// metadata says, it was built against another torch. The ABI rule speaks for a library whose
+// symbols are of the other C++ ABI.
+void CheckExtensionSymbols(const Snapshot& s, const Catalog& c, const PlanQuery&, std::vector<Finding>& out) {
+  ForEachTorch(s, [&](const PythonEnv& env, const PackageInfo& torch) {
+    std::optional<TorchAbi> abi = TorchExports(torch);
+    for (const ExtensionInfo& ext : env.extensions) {
+      for (const BinaryInfo& lib : ext.libs) {
+        if (!lib.torch_lookup || lib.torch_lookup->missing == 0 || OtherAbi(abi, lib)) continue;
+        // The package's own record of its build (ext.built_torch), its wheel's torch line
+        // (ext.wheel_torch) or its requirement on torch (ext.torch_pin: vllm 0.3.2's torch==2.1.2
+        // beside 2.2.1, vllm-project/vllm#3147) already names the torch it was built for, and the fix.
+        std::string line = WheelTorchLine(ext.wheel_file);
+        if (!ext.built_torch.empty() || (!line.empty() && line != TorchLine(torch)) || TorchPinUnmet(env, ext)) break;
+        const SymbolLookup& r = *lib.torch_lookup;
+        std::vector<EvidenceItem> evidence = {
+            Ev("evidence.missing_symbol", {{"file", lib.path}, {"symbol", ShortName(r.first_missing)},
+                                           {"mangled", r.first_missing}, {"dir", r.torch_lib},
+                                           {"missing", std::to_string(r.missing)}, {"looked_up", std::to_string(r.looked_up)}}),
+            TorchEvidence(env, torch)};
+        if (!ext.wheel_file.empty()) {
+          evidence.push_back(Ev("evidence.installed_wheel", {{"wheel", ext.wheel_file}, {"source", ext.wheel_source}}));
+        }
+        RemedyNeed need = MissingSymbolNeed(s, c, env, torch, ext, abi, evidence);
+        out.push_back(EmitFor(s, env, "ext.missing_symbol",
+                              {{"env", env.prefix}, {"package", ext.name + (ext.version ? " " + ext.version->ToString() : "")},
+                               {"file", lib.path}, {"torch", torch.version->ToString()},
+                               {"symbol", ShortName(r.first_missing)}, {"mangled", r.first_missing},
+                               {"missing", std::to_string(r.missing)}},
                               std::move(evidence), "extensions", need));
         break;  // one finding per package
       }

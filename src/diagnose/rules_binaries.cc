@@ -157,6 +157,33 @@ void CheckTorchFileList(const Snapshot& s, const Catalog& c, const PlanQuery&, s
   });
 }
 
+namespace {
+
+// Packages whose kernels are written for a GPU generation and newer: no build of a release in
+// [from, to) runs below `min`, so a rebuild for an older GPU is no fix.
+struct GpuFloor {
+  std::string_view package, from, to, min;
+};
+constexpr GpuFloor kGpuFloors[] = {
+    // Dao-AILab/flash-attention README, "FlashAttention-2 currently supports: Ampere, Ada, or
+    // Hopper GPUs (e.g., A100, RTX 3090, RTX 4090, H100). Support for Turing GPUs (T4, RTX 2080)
+    // is coming soon, please use FlashAttention 1.x for Turing GPUs for now."; setup.py compiles
+    // for sm_80 and sm_90 only (cc_flag) whatever TORCH_CUDA_ARCH_LIST says.
+    {"flash-attn", "2.0", "3.0", "8.0"},
+};
+
+const GpuFloor* FloorOf(const ExtensionInfo& ext) {
+  if (!ext.version) return nullptr;
+  for (const GpuFloor& f : kGpuFloors) {
+    if (f.package == ext.name && *ext.version >= Pep440::Parse(f.from).value() && *ext.version < Pep440::Parse(f.to).value()) {
+      return &f;
+    }
+  }
+  return nullptr;
+}
+
+}  // namespace
+
 void CheckExtensionKernels(const Snapshot& s, const Catalog&, const PlanQuery&, std::vector<Finding>& out) {
   for (const PythonEnv& env : s.pythons) {
     for (const ExtensionInfo& ext : env.extensions) {
@@ -165,6 +192,19 @@ void CheckExtensionKernels(const Snapshot& s, const Catalog&, const PlanQuery&, 
         if (!gpu.cc) continue;
         for (const BinaryInfo& lib : ext.libs) {
           if (!lib.code || FitCode(*lib.code, *gpu.cc).fit != KernelFit::kNone) continue;
+          const GpuFloor* floor = FloorOf(ext);
+          std::optional<ComputeCapability> min;
+          if (auto m = floor ? ComputeCapability::Parse(floor->min) : Result<ComputeCapability>(Err(""))) min = *m;
+          if (min && *gpu.cc < *min) {
+            out.push_back(EmitFor(s, env, "ext.gpu_unsupported",
+                                  {{"env", env.prefix}, {"package", ExtLabel(ext)}, {"gpus", GroupLabel(s.gpus, group)},
+                                   {"sm", gpu.cc->Sm()}, {"min", min->ToString()}, {"file", lib.path},
+                                   {"list", FatbinCodeNames(*lib.code)}},
+                                  {Ev("evidence.gpu_cc", {{"gpu", gpu.name}, {"cc", gpu.cc->ToString()}, {"source", gpu.cc_source}}),
+                                   CodeEvidence(lib.path, *lib.code)},
+                                  "extensions"));
+            break;
+          }
           // A CUDA package that neither links nor requires torch is built by its own build system:
           // no torch extension rebuild (TORCH_CUDA_ARCH_LIST) is its fix.
           bool of_torch = ext.LinksTorch() || !ext.torch_pins.empty();
@@ -281,6 +321,18 @@ void CheckExtensionPins(const Snapshot& s, const Catalog&, const PlanQuery&, std
       }
     }
   }
+}
+
+bool TorchPinUnmet(const PythonEnv& env, const ExtensionInfo& ext) {
+  auto torch = env.packages.find("torch");
+  if (torch == env.packages.end() || !torch->second.version) return false;
+  const Pep440& have = *torch->second.version;
+  for (const std::string& pin : ext.torch_pins) {
+    auto req = ParseRequirement(pin);
+    if (!req || req->name != "torch" || !req->spec || req->spec->clauses.empty()) continue;
+    if (!req->spec->Matches(have) && !req->spec->Matches(have.WithoutLocal())) return true;
+  }
+  return false;
 }
 
 // Whether one of the extension's Requires-Dist names an exact torch (ext.torch_pin judges those).

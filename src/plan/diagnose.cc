@@ -75,7 +75,13 @@ bool ApplyInstall(const Catalog& c, const Platform& platform, const PackageInsta
     pkg.variant = *variant;
     pkg.cuda = variant->cuda;
     pkg.hip.reset();
-    if (pin.name == "torch") pkg.runtime.clear();  // what the replaced build's libraries linked
+    if (pin.name == "torch") {
+      pkg.runtime.clear();  // what the replaced build's libraries linked
+      // What the extensions' symbols were looked up in is gone with it.
+      for (ExtensionInfo& ext : env.extensions) {
+        for (BinaryInfo& lib : ext.libs) lib.torch_lookup.reset();
+      }
+    }
   }
   return true;
 }

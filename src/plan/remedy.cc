@@ -132,8 +132,23 @@ PackageInstall ExtensionWheelInstall(const RemedyNeed& need) {
   return p;
 }
 
+// Packages whose build fetches a prebuilt file instead of compiling unless a variable says so.
+struct SourceBuildSwitch {
+  std::string_view package, name, value;
+};
+constexpr SourceBuildSwitch kSourceBuildSwitches[] = {
+    // Dao-AILab/flash-attention setup.py (CachedWheelsCommand, every release since 2.0): the wheel
+    // named after torch's major.minor, CUDA and C++ ABI is downloaded from the release's assets
+    // unless FLASH_ATTENTION_FORCE_BUILD is "TRUE" (no other value): a plain --no-binary rebuild
+    // installs the very file that failed (Dao-AILab/flash-attention#784).
+    {"flash-attn", "FLASH_ATTENTION_FORCE_BUILD", "TRUE"},
+};
+
 Rebuild ExtensionRebuild(const Snapshot& s, const RemedyNeed& need) {
-  Rebuild r{need.package, need.version, need.arch_list, need.path};
+  Rebuild r{need.package, need.version, need.arch_list, need.path, {}};
+  for (const SourceBuildSwitch& sw : kSourceBuildSwitches) {
+    if (sw.package == need.package) r.build_env.push_back({std::string(sw.name), std::string(sw.value)});
+  }
   if (need.project.empty()) return r;
   r.project = need.project;
   r.develop = need.develop;

@@ -132,10 +132,12 @@ std::string RebuildText(const Rebuild& r, Shell shell) {
   std::string env;
   if (!r.arch_list.empty()) env += "TORCH_CUDA_ARCH_LIST=\"" + r.arch_list + "\" ";
   if (!r.cuda_home.empty()) env += "CUDA_HOME=" + r.cuda_home + " ";
+  for (const EnvAssign& a : r.build_env) env += a.name + "=" + a.value + " ";
   if (shell != Shell::kPosix && !env.empty()) {
     EnvChange e;
     if (!r.arch_list.empty()) e.set.push_back({"TORCH_CUDA_ARCH_LIST", r.arch_list});
     if (!r.cuda_home.empty()) e.set.push_back({"CUDA_HOME", r.cuda_home});
+    e.set.insert(e.set.end(), r.build_env.begin(), r.build_env.end());
     env = EnvText(e, shell) + (shell == Shell::kPowerShell ? "; " : " && ");
   }
   if (!r.project.empty()) {

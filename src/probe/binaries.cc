@@ -23,6 +23,9 @@
 //               At most 64 shared objects a distribution and 512 an environment are read.
 //   torch's ABI: <site>/torch/lib/libc10.so's .dynsym, the torch symbols it defines; read only
 //               when an extension needs torch symbols of a known ABI.
+//   symbols:    every torch symbol an extension's library needs, looked up in the GNU hash
+//               tables of torch's libraries in torch/lib (libtorch_cpu.so, libc10.so,
+//               libtorch_python.so, libtorch_cuda.so, ...), then of the package's other libraries.
 #include "probe/binaries.h"
 
 #include <algorithm>
@@ -163,6 +166,123 @@ void ReadTorchAbi(const Fs& fs, PythonEnv& env, Trail& trail) {
 
 namespace {
 
+// torch's libraries an extension's torch symbols come from, the one defining most of them first.
+constexpr std::string_view kTorchExporters[] = {
+    "libtorch_cpu.so",      "libc10.so",           "libtorch_python.so", "libtorch_cuda.so",
+    "libc10_cuda.so",       "libtorch.so",         "libtorch_cuda_cpp.so", "libtorch_cuda_cu.so",
+    "libtorch_cuda_linalg.so", "libtorch_hip.so",  "libc10_hip.so",      "libshm.so"};
+
+struct SymbolSource {
+  std::string path;
+  std::unique_ptr<RandomAccessFile> file;
+  ElfSymbolIndex index;
+};
+
+// A library opened for lookups; an error when it has no GNU hash table or cannot be read.
+Result<SymbolSource> OpenSymbolSource(const Fs& fs, const std::string& path) {
+  auto file = fs.Open(path);
+  if (!file) return Error{file.error()};
+  auto elf = ReadElf(**file);
+  if (!elf) return Error{elf.error()};
+  auto index = ElfSymbolIndex::Open(**file, *elf);
+  if (!index) return Error{index.error()};
+  return SymbolSource{path, std::move(*file), std::move(*index)};
+}
+
+// Whether one of `sources` defines `name`; an error when a lookup could not be made.
+Result<bool> AnyDefines(const std::vector<SymbolSource>& sources, const std::string& name) {
+  for (const SymbolSource& src : sources) {
+    auto found = src.index.Defines(name);
+    if (!found) return Error{src.path + ": " + found.error()};
+    if (*found) return true;
+  }
+  return false;
+}
+
+bool NeedsTorchSymbols(const ExtensionInfo& ext) {
+  return std::any_of(ext.libs.begin(), ext.libs.end(), [](const BinaryInfo& b) { return !b.symbols.needs.empty(); });
+}
+
+void DropNeeds(PythonEnv& env) {
+  for (ExtensionInfo& ext : env.extensions) {
+    for (BinaryInfo& b : ext.libs) std::vector<std::string>().swap(b.symbols.needs);
+  }
+}
+
+// One library's needs; nullopt when a lookup failed (then nothing is claimed).
+std::optional<SymbolLookup> LookUp(const Fs& fs, const ExtensionInfo& ext, const BinaryInfo& lib,
+                                   const std::vector<SymbolSource>& torch, std::vector<SymbolSource>& own, bool& own_open,
+                                   const std::string& dir, Trail& trail) {
+  SymbolLookup r;
+  r.torch_lib = dir;
+  for (const std::string& name : lib.symbols.needs) {
+    ++r.looked_up;
+    auto found = AnyDefines(torch, name);
+    if (found && !*found) {
+      // Another library of the same package may define it (a package split into several).
+      if (!own_open) {
+        own_open = true;
+        for (const BinaryInfo& other : ext.libs) {
+          if (other.path == lib.path || !other.error.empty()) continue;
+          if (auto src = OpenSymbolSource(fs, other.path)) own.push_back(std::move(*src));
+        }
+      }
+      found = AnyDefines(own, name);
+    }
+    if (!found) {
+      trail.Skipped(lib.path, "torch symbols not looked up: " + found.error());
+      return std::nullopt;
+    }
+    if (*found) continue;
+    if (r.missing++ == 0) r.first_missing = name;
+  }
+  return r;
+}
+
+}  // namespace
+
+void LookUpTorchSymbols(const Fs& fs, PythonEnv& env, Trail& trail) {
+  if (env.packages.find("torch") == env.packages.end() ||
+      !std::any_of(env.extensions.begin(), env.extensions.end(), NeedsTorchSymbols)) {
+    return DropNeeds(env);
+  }
+  std::string site = TorchSite(fs, env);
+  if (site.empty()) return DropNeeds(env);
+  std::string dir = site + "/torch/lib";
+  auto names = fs.List(dir);  // listed before, for the bundled libraries
+  if (!names) return DropNeeds(env);
+  std::vector<SymbolSource> torch;
+  for (std::string_view name : kTorchExporters) {
+    if (std::find(names->begin(), names->end(), name) == names->end()) continue;
+    std::string path = dir + "/" + std::string(name);
+    auto src = OpenSymbolSource(fs, path);
+    if (!src) {
+      // A library whose symbols cannot be looked up: no symbol can be said to be missing.
+      trail.Skipped(path, "its symbols not looked up: " + src.error());
+      return DropNeeds(env);
+    }
+    torch.push_back(std::move(*src));
+  }
+  // libc10.so is in every torch since 1.0: without it the directory is not a whole torch.
+  if (torch.empty() || std::find(names->begin(), names->end(), "libc10.so") == names->end()) return DropNeeds(env);
+  for (ExtensionInfo& ext : env.extensions) {
+    std::vector<SymbolSource> own;
+    bool own_open = false;
+    for (BinaryInfo& lib : ext.libs) {
+      if (lib.symbols.needs.empty()) continue;
+      lib.torch_lookup = LookUp(fs, ext, lib, torch, own, own_open, dir, trail);
+      if (!lib.torch_lookup) continue;
+      const SymbolLookup& r = *lib.torch_lookup;
+      trail.Found(lib.path, std::to_string(r.looked_up) + " torch symbols looked up in " + dir + ": " +
+                                (r.missing == 0 ? "all defined"
+                                                : std::to_string(r.missing) + " defined nowhere, first " + r.first_missing));
+    }
+  }
+  DropNeeds(env);
+}
+
+namespace {
+
 void ResolveRuntime(const ProbeInput& in, PythonEnv& env, Trail& trail) {
   auto it = env.packages.find("torch");
   if (it == env.packages.end()) return;
@@ -210,6 +330,7 @@ void ProbeBinaries(const ProbeInput& in, Snapshot& snap) {
     ResolveRuntime(in, env, trail);
     env.extensions = ScanExtensions(*in.fs, env, trail);
     ReadTorchAbi(*in.fs, env, trail);
+    LookUpTorchSymbols(*in.fs, env, trail);
     ResolveExtensionsRuntime(in, env, trail);  // after the ABI, as on a cached run (the cache's extension trail holds both)
   }
 }

@@ -32,6 +32,10 @@ void ReadTorchLibs(const Fs& fs, PythonEnv& env, Trail& trail);
 // torch's libc10.so read into its package's `abi_libs` for the C++ ABI it exports, when one of
 // env.extensions needs torch symbols of a known ABI (after ScanExtensions).
 void ReadTorchAbi(const Fs& fs, PythonEnv& env, Trail& trail);
+// Every torch symbol an extension's library needs (TorchSymbols::needs) looked up in torch's own
+// libraries in torch/lib (their GNU hash tables) and in the package's other libraries, into
+// BinaryInfo::torch_lookup; the lists are dropped after (after ReadTorchAbi).
+void LookUpTorchSymbols(const Fs& fs, PythonEnv& env, Trail& trail);
 
 // Distributions of the environment that ship CUDA shared objects (torch itself excluded).
 // `plain`, when given, gets the shared objects a dist-info's RECORD listed that link no CUDA

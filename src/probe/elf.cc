@@ -186,8 +186,15 @@ size_t SubstitutionEnd(std::string_view n, size_t i) {
   return j < n.size() && n[j] == '_' ? j + 1 : std::string_view::npos;
 }
 
-void Classify(std::string_view name, bool defined, TorchSymbols& out) {
+constexpr uint8_t kStbWeak = 2;
+
+void Classify(std::string_view name, bool defined, uint8_t binding, const ElfLimits& limits, TorchSymbols& out,
+              size_t& dropped) {
   if (!IsTorchApiSymbol(name)) return;
+  if (!defined && binding != kStbWeak) {
+    if (out.needs.size() < limits.max_needed_symbols) out.needs.emplace_back(name);
+    else ++dropped;
+  }
   std::optional<bool> abi = MangledCxx11Abi(name);
   if (!abi) return;
   std::string& slot = defined ? (*abi ? out.defines_cxx11 : out.defines_old) : (*abi ? out.needs_cxx11 : out.needs_old);
@@ -248,6 +255,7 @@ Result<TorchSymbols> ReadTorchSymbols(const RandomAccessFile& f, const ElfInfo& 
   auto names = f.ReadAt(strtab.offset, static_cast<size_t>(names_size));
   if (!names) return Error{names.error()};
   constexpr uint64_t kChunk = 4096;  // symbols a read
+  size_t dropped = 0;
   for (uint64_t first = 0; first < count; first += kChunk) {
     uint64_t n = std::min(kChunk, count - first);
     auto table = f.ReadAt(sym->offset + first * kSymSize, static_cast<size_t>(n * kSymSize));
@@ -258,12 +266,85 @@ Result<TorchSymbols> ReadTorchSymbols(const RandomAccessFile& f, const ElfInfo& 
       if (off == 0 || off >= names->size()) continue;
       size_t end = names->find('\0', off);
       if (end == std::string::npos) continue;  // cut by the cap
-      Classify(std::string_view(*names).substr(off, end - off), Le16(*table, at + 6) != 0, out);
+      Classify(std::string_view(*names).substr(off, end - off), Le16(*table, at + 6) != 0,
+               static_cast<uint8_t>(static_cast<unsigned char>((*table)[at + 4]) >> 4), limits, out, dropped);
     }
+  }
+  if (dropped > 0) {
+    out.cut.push_back(std::to_string(dropped) + " torch symbols needed past the first " +
+                      std::to_string(limits.max_needed_symbols) + ": not looked up");
   }
   return out;
 }
 
+namespace {
+
+// The GNU hash of a symbol name (h = h * 33 + c from 5381, 32 bits).
+uint32_t GnuHash(std::string_view name) {
+  uint32_t h = 5381;
+  for (char c : name) h = h * 33 + static_cast<unsigned char>(c);
+  return h;
+}
+
+}  // namespace
+
+Result<ElfSymbolIndex> ElfSymbolIndex::Open(const RandomAccessFile& f, const ElfInfo& info, const ElfLimits& limits) {
+  const ElfSection* hash = nullptr;
+  const ElfSection* sym = nullptr;
+  for (const ElfSection& s : info.sections) {
+    if (s.type == kShtGnuHash) hash = &s;
+    if (s.type == kShtDynsym) sym = &s;
+  }
+  if (hash == nullptr) return Err("no .gnu.hash section");
+  if (sym == nullptr) return Err("no .dynsym section");
+  if (sym->link >= info.sections.size()) return Err(".dynsym links to section " + std::to_string(sym->link) + ", out of range");
+  if (hash->size > limits.max_hash_bytes) {
+    return Err(".gnu.hash of " + std::to_string(hash->size) + " bytes exceeds the " + std::to_string(limits.max_hash_bytes) +
+               "-byte limit");
+  }
+  auto table = f.ReadAt(hash->offset, static_cast<size_t>(hash->size));
+  if (!table) return Error{table.error()};
+  if (table->size() != hash->size || table->size() < 16) return Err(".gnu.hash truncated");
+  uint64_t nbuckets = Le32(*table, 0), bloom_words = Le32(*table, 8);
+  ElfSymbolIndex index;
+  index.symoffset_ = Le32(*table, 4);
+  index.bloom_shift_ = Le32(*table, 12);
+  uint64_t buckets_at = 16 + bloom_words * 8, chain_at = buckets_at + nbuckets * 4;
+  if (nbuckets == 0 || bloom_words == 0 || chain_at > table->size()) return Err(".gnu.hash header does not fit its section");
+  uint64_t symbols = sym->size / kSymSize;
+  if (index.symoffset_ > symbols) return Err(".gnu.hash starts past the end of .dynsym");
+  uint64_t chain_len = std::min<uint64_t>((table->size() - chain_at) / 4, symbols - index.symoffset_);
+  index.file_ = &f;
+  index.dynsym_ = *sym;
+  index.dynstr_ = info.sections[sym->link];
+  index.bloom_ = table->substr(16, static_cast<size_t>(bloom_words * 8));
+  index.buckets_ = table->substr(static_cast<size_t>(buckets_at), static_cast<size_t>(nbuckets * 4));
+  index.chain_ = table->substr(static_cast<size_t>(chain_at), static_cast<size_t>(chain_len * 4));
+  return index;
+}
+
+Result<bool> ElfSymbolIndex::Defines(std::string_view name) const {
+  uint32_t h = GnuHash(name);
+  uint64_t words = bloom_.size() / 8;
+  uint64_t word = Le64(bloom_, static_cast<size_t>((h / 64) % words) * 8);
+  uint64_t mask = (uint64_t{1} << (h % 64)) | (uint64_t{1} << ((h >> bloom_shift_) % 64));
+  if ((word & mask) != mask) return false;
+  uint32_t index = Le32(buckets_, (h % (buckets_.size() / 4)) * 4);
+  if (index == 0 || index < symoffset_) return false;
+  for (uint64_t i = index - symoffset_; i < chain_.size() / 4; ++i) {
+    uint32_t value = Le32(chain_, static_cast<size_t>(i) * 4);
+    if ((value | 1) == (h | 1)) {
+      auto entry = file_->ReadAt(dynsym_.offset + (i + symoffset_) * kSymSize, kSymSize);
+      if (!entry) return Error{entry.error()};
+      if (entry->size() != kSymSize) return Err(".dynsym truncated");
+      auto text = ReadString(*file_, dynstr_, Le32(*entry, 0), name.size() + 1);
+      bool defined = Le16(*entry, 6) != 0 && (static_cast<unsigned char>((*entry)[4]) >> 4) != 0;
+      if (text && *text == name && defined) return true;
+    }
+    if (value & 1) break;
+  }
+  return false;
+}
 
 bool LooksLikeElf(std::string_view head) { return head.size() >= 4 && head.substr(0, 4) == "\x7f" "ELF"; }
 

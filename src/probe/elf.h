@@ -19,6 +19,7 @@ namespace cudamatch {
 inline constexpr uint32_t kShtNobits = 8;
 inline constexpr uint32_t kShtDynamic = 6;
 inline constexpr uint32_t kShtDynsym = 11;
+inline constexpr uint32_t kShtGnuHash = 0x6ffffff6;
 
 struct ElfSection {
   std::string name;
@@ -57,6 +58,9 @@ struct ElfLimits {
   // and ~1 MB of names; an extension's _C.so a few times that).
   uint64_t max_symbols = 1 << 20;
   uint64_t max_symbol_names = 32 << 20;
+  size_t max_needed_symbols = 8192;
+  // ElfSymbolIndex: the .gnu.hash section read whole (libtorch_cpu.so's is a few hundred KB).
+  uint64_t max_hash_bytes = 64 << 20;
 };
 
 // Symbols of torch's C++ API (names starting _ZN3c10, _ZN2at, _ZN5torch) whose mangled name
@@ -67,6 +71,9 @@ struct TorchSymbols {
   std::string needs_cxx11, needs_old;    // undefined here: what the file takes from torch
   std::string defines_cxx11, defines_old;  // defined here: what the file exports
   std::vector<std::string> cut;          // what the caps cut, as ElfInfo::cut
+  // Every torch API symbol the file needs that the loader must find (undefined, bound globally:
+  // a weak reference may stay unresolved), in .dynsym order, at most ElfLimits::max_needed_symbols.
+  std::vector<std::string> needs;
 };
 
 // The C++ ABI a mangled name spells std::string in: true for std::__cxx11, false for the old
@@ -76,6 +83,28 @@ bool IsTorchApiSymbol(std::string_view name);
 
 // Reads .dynsym and its string table (the section headers' SHT_DYNSYM), within the caps.
 Result<TorchSymbols> ReadTorchSymbols(const RandomAccessFile& file, const ElfInfo& info, const ElfLimits& limits = {});
+
+// Lookups by name in a shared object's exported symbols through its GNU hash table (.gnu.hash,
+// what linkers write by default): the table is read once, each lookup reads the .dynsym entry
+// and the name of the candidates whose hash matches (usually one). Layout: the table's header
+// (buckets, first hashed symbol, Bloom words, Bloom shift), the Bloom filter, the buckets, then
+// one hash value a hashed symbol, its low bit marking the end of a bucket's chain. `file` must
+// outlive the index.
+class ElfSymbolIndex {
+ public:
+  // An error when the file has no .gnu.hash (only the older SysV .hash, or no dynamic symbols)
+  // or when the table does not fit the file or the caps.
+  static Result<ElfSymbolIndex> Open(const RandomAccessFile& file, const ElfInfo& info, const ElfLimits& limits = {});
+  // Whether the file exports `name`: a dynamic symbol of that name, defined in one of its
+  // sections and not local.
+  Result<bool> Defines(std::string_view name) const;
+
+ private:
+  const RandomAccessFile* file_ = nullptr;
+  ElfSection dynsym_, dynstr_;
+  uint32_t symoffset_ = 0, bloom_shift_ = 0;
+  std::string bloom_, buckets_, chain_;  // the table's parts, little-endian as in the file
+};
 
 // The headers of an ELF64 little-endian file; an error for anything else or anything damaged.
 Result<ElfInfo> ReadElf(const RandomAccessFile& file, const ElfLimits& limits = {});

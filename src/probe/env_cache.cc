@@ -166,6 +166,7 @@ EnvScan ReadEnvironment(const Fs& fs, PythonEnv& env, Snapshot& snap) {
   side.trail.clear();
   env.extensions = ScanExtensions(fs, env, binaries, &scan.plain_objects);
   ReadTorchAbi(fs, env, binaries);
+  LookUpTorchSymbols(fs, env, binaries);
   scan.extension_trail = std::move(side.trail);
   scan.packages = env.packages;
   scan.extensions = env.extensions;

@@ -35,7 +35,7 @@
 // directories, cudamatch's version and the catalog's date. An entry is not written when a path
 // the scan looked at (dropped ones included) changed less than two seconds before the scan began
 // (a change within the same clock tick could leave its times as they were), when anything could
-// not be read, or for a Windows tree. Format: a line "cudamatch-env-cache 6", a line with the
+// not be read, or for a Windows tree. Format: a line "cudamatch-env-cache 7", a line with the
 // Checksum64 (core/text.h) of the rest, then the entry's values (env_cache_codec.cc); an entry that does
 // not parse, fails its checksum or names another key is ignored (and replaced).
 #pragma once

@@ -1,4 +1,4 @@
-// The environment cache's file: "cudamatch-env-cache 6\n", the checksum of the rest and "\n",
+// The environment cache's file: "cudamatch-env-cache 7\n", the checksum of the rest and "\n",
 // then the entry as a sequence of values (core/value_codec.h) in this order: key, deps, packages,
 // extensions, and the python, torch and extension trails. Read back value by value; anything else
 // where a value is expected makes the entry unreadable.
@@ -11,7 +11,7 @@ namespace cudamatch {
 
 namespace {
 
-constexpr std::string_view kMagic = "cudamatch-env-cache 6\n";
+constexpr std::string_view kMagic = "cudamatch-env-cache 7\n";
 
 void OptInt(Writer& w, const std::optional<int64_t>& v) {
   if (v) w.Int(*v);
@@ -87,6 +87,14 @@ void Put(Writer& w, const std::vector<BinaryInfo>& list) {
     w.Strs(b.rpath);
     w.Strs(b.runpath);
     for (const std::string* t : {&b.symbols.needs_cxx11, &b.symbols.needs_old, &b.symbols.defines_cxx11, &b.symbols.defines_old}) w.Str(*t);
+    if (b.torch_lookup) {
+      w.Int(b.torch_lookup->looked_up);
+      w.Int(b.torch_lookup->missing);
+      w.Str(b.torch_lookup->first_missing);
+      w.Str(b.torch_lookup->torch_lib);
+    } else {
+      w.None();
+    }
     w.Str(b.error);
   }
 }
@@ -99,6 +107,14 @@ std::vector<BinaryInfo> GetBinaries(Reader& r) {
     b.rpath = r.Strs();
     b.runpath = r.Strs();
     for (std::string* t : {&b.symbols.needs_cxx11, &b.symbols.needs_old, &b.symbols.defines_cxx11, &b.symbols.defines_old}) *t = r.Str();
+    if (!r.None()) {
+      SymbolLookup l;
+      l.looked_up = static_cast<uint32_t>(r.IntIn(0, INT32_MAX));
+      l.missing = static_cast<uint32_t>(r.IntIn(0, INT32_MAX));
+      l.first_missing = r.Str();
+      l.torch_lib = r.Str();
+      b.torch_lookup = std::move(l);
+    }
     b.error = r.Str();
   }
   return out;

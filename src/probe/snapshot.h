@@ -210,6 +210,15 @@ struct CudnnInfo {
 };
 
 // One shared object read for the GPU code it carries and what it links (probe/binaries.cc).
+// The torch symbols a file needs against those torch's libraries define: the loader's
+// "undefined symbol" before it happens.
+struct SymbolLookup {
+  uint32_t looked_up = 0;     // symbols looked up
+  uint32_t missing = 0;       // of those, defined by none of the libraries
+  std::string first_missing;  // the first missing, as mangled in .dynsym
+  std::string torch_lib;      // the directory of torch's libraries: <site>/torch/lib
+};
+
 struct BinaryInfo {
   std::string path;
   std::optional<FatbinCode> code;     // nullopt: no fatbin section (no GPU code)
@@ -219,7 +228,12 @@ struct BinaryInfo {
   std::string error;                  // why it could not be read; "" when it was
   // torch API symbols spelling std::string, by C++ ABI (.dynsym): read for an extension's files
   // that link torch (libc10.so, libtorch*.so) and for torch's own libc10.so; empty otherwise.
+  // Its `needs` list is dropped once looked up (below): not kept in the environment cache.
   TorchSymbols symbols;
+  // An extension's file: the torch API symbols it needs looked up in torch's own libraries of
+  // the same environment (and its package's other files); nullopt when not looked up (no torch
+  // library of the environment, or one without a GNU hash table).
+  std::optional<SymbolLookup> torch_lookup;
 };
 
 // Where the dynamic loader finds a library, in its order of search.

@@ -83,6 +83,13 @@ Json BinaryJson(const BinaryInfo& b) {
   j["rpath"] = StringList(b.rpath);
   j["runpath"] = StringList(b.runpath);
   j["error"] = OptText(b.error);
+  if (b.torch_lookup) {
+    const SymbolLookup& l = *b.torch_lookup;
+    j["torch_symbols"] = Json{{"looked_up", l.looked_up}, {"missing", l.missing},
+                              {"first_missing", OptText(l.first_missing)}, {"torch_lib", l.torch_lib}};
+  } else {
+    j["torch_symbols"] = nullptr;
+  }
   return j;
 }
 

@@ -266,5 +266,37 @@ TEST(CudaPackage, PypisCudaTorchvisionBesideACpuTorchIsAMismatch) {
   EXPECT_TRUE(WithId(Diagnose(s, testing::TheCatalog()), "torch.vision_cuda_mismatch").empty());
 }
 
+// Dao-AILab/flash-attention#762: a Quadro RTX 5000 and Tesla T4s (Turing, 7.5), flash-attn 2:
+// "FlashAttention only supports Ampere GPUs or newer"; its maintainer: a Turing card "is not
+// currently supported". No build of flash-attn 2 runs there: no TORCH_CUDA_ARCH_LIST rebuild is
+// offered. flash-attn 1.x (no such floor) keeps ext.no_kernels and its rebuild.
+TEST(CudaPackage, FlashAttention2OnATuringGpuHasNoRebuildThatRuns) {
+  TempDir t;
+  Place(t, "ext_torch_sm80.so", "flash_attn_2_cuda.cpython-311-x86_64-linux-gnu.so");
+  Dist(t, "flash_attn", "2.5.0", "Requires-Dist: torch\nRequires-Dist: einops\n",
+       {"flash_attn_2_cuda.cpython-311-x86_64-linux-gnu.so"});
+  Snapshot s = Probed(t, "535.104.05", "12.2", "2.1.2+cu121", {Gpu("Tesla T4", "7.5")});
+  std::vector<Finding> found = Diagnose(s, testing::TheCatalog());
+  std::vector<Finding> floor = WithId(found, "ext.gpu_unsupported");
+  ASSERT_EQ(floor.size(), 1u);
+  EXPECT_EQ(Arg(floor[0], "min"), "8.0");
+  EXPECT_EQ(Arg(floor[0], "sm"), "sm_75");
+  EXPECT_FALSE(floor[0].remedy.has_value());
+  EXPECT_TRUE(WithId(found, "ext.no_kernels").empty());
+  // An Ampere GPU runs its sm_80 code: nothing to say.
+  Snapshot a = Probed(t, "535.104.05", "12.2", "2.1.2+cu121", {Gpu("NVIDIA A10", "8.6")});
+  EXPECT_TRUE(WithId(Diagnose(a, testing::TheCatalog()), "ext.gpu_unsupported").empty());
+
+  TempDir one;
+  Place(one, "ext_torch_sm80.so", "flash_attn_cuda.cpython-311-x86_64-linux-gnu.so");
+  Dist(one, "flash_attn", "1.0.9", "Requires-Dist: torch\nRequires-Dist: einops\n",
+       {"flash_attn_cuda.cpython-311-x86_64-linux-gnu.so"});
+  Snapshot v1 = Probed(one, "535.104.05", "12.2", "2.1.2+cu121", {Gpu("Tesla T4", "7.5")});
+  std::vector<Finding> f1 = Diagnose(v1, testing::TheCatalog());
+  EXPECT_TRUE(WithId(f1, "ext.gpu_unsupported").empty());
+  ASSERT_EQ(WithId(f1, "ext.no_kernels").size(), 1u);
+  EXPECT_TRUE(WithId(f1, "ext.no_kernels")[0].remedy.has_value());
+}
+
 }  // namespace
 }  // namespace cudamatch

@@ -470,7 +470,7 @@ TEST_F(EnvCacheTest, DamagedOrForeignEntriesAreIgnoredAndReplaced) {
   damage([](std::string t) {  // a valid entry of another key, under this name
     std::string body = t.substr(t.find('\n', 22) + 1);
     body.replace(body.find(':') + 1, 9, "CUDAMATCH");  // the key, the entry's first value
-    return "cudamatch-env-cache 6\n" + EnvCacheChecksum(body) + "\n" + body;
+    return "cudamatch-env-cache 7\n" + EnvCacheChecksum(body) + "\n" + body;
   });
 }
 
@@ -507,6 +507,7 @@ TEST(EnvCacheCodec, KeepsEveryFieldAndRejectsEveryCutPayload) {
   scan.extensions.push_back(ExtensionInfo{"flash-attn", Pep440::Parse("2.6.3").value(), "/m/METADATA", {"torch==2.4.0"}, {lib}});
   scan.extensions[0].editable = EditableInstall{EditableMode::kDevelop, "/home/u/flash-attention", "/site/flash_attn.egg-link"};
   scan.extensions[0].built_torch = "2.2.0+cu121";
+  scan.extensions[0].libs[0].torch_lookup = SymbolLookup{812, 3, "_ZN2at4_ops15sum_IntList_out4callERKNS_6TensorE", "/site/torch/lib"};
   scan.extensions[0].built_cuda = CudaVersion{12, 1, std::nullopt};
   scan.extensions[0].built_source = "/site/xformers/cpp_lib.json";
   scan.package_trail = {Evidence{"python", "/env/bin/python3", Evidence::Outcome::kFound, "3.11.9"}};
@@ -562,7 +563,14 @@ TEST(EnvCacheCodec, KeepsEveryFieldAndRejectsEveryCutPayload) {
   EXPECT_FALSE(back->packages.at("torchvision").version.has_value());
   ASSERT_EQ(back->extensions.size(), 1u);
   EXPECT_EQ(back->extensions[0].torch_pins, std::vector<std::string>{"torch==2.4.0"});
-  EXPECT_EQ(back->extensions[0].libs.size(), 1u);
+  ASSERT_EQ(back->extensions[0].libs.size(), 1u);
+  ASSERT_TRUE(back->extensions[0].libs[0].torch_lookup.has_value());
+  const SymbolLookup& lookup = *back->extensions[0].libs[0].torch_lookup;
+  EXPECT_EQ(lookup.looked_up, 812u);
+  EXPECT_EQ(lookup.missing, 3u);
+  EXPECT_EQ(lookup.first_missing, "_ZN2at4_ops15sum_IntList_out4callERKNS_6TensorE");
+  EXPECT_EQ(lookup.torch_lib, "/site/torch/lib");
+  EXPECT_FALSE(t.binaries[0].torch_lookup.has_value());
   ASSERT_TRUE(back->extensions[0].editable.has_value());
   EXPECT_EQ(back->extensions[0].editable->mode, EditableMode::kDevelop);
   EXPECT_EQ(back->extensions[0].editable->project, "/home/u/flash-attention");
@@ -585,7 +593,7 @@ TEST(EnvCacheCodec, KeepsEveryFieldAndRejectsEveryCutPayload) {
   // The same entry written again is the same text.
   EXPECT_EQ(EncodeEnvScan("key 1", *back), text);
 
-  std::string head = "cudamatch-env-cache 6\n";
+  std::string head = "cudamatch-env-cache 7\n";
   ASSERT_EQ(text->substr(0, head.size()), head);
   std::string payload = text->substr(head.size() + 17);
   auto framed = [&](const std::string& p) { return head + EnvCacheChecksum(p) + "\n" + p; };
@@ -680,7 +688,7 @@ TEST(EnvCacheCli, AnEntryCutHalfWayUnderAValidChecksumIsIgnored) {
   std::vector<std::string> env = CliEnv(t);
   auto plain = testing::RunCudamatch({"doctor", "-v", "--root", machine}, env);
   testing::RunCudamatch({"doctor", "-v", "--root", machine, "--cache"}, env);
-  const std::string head = "cudamatch-env-cache 6\n";
+  const std::string head = "cudamatch-env-cache 7\n";
   size_t cut = 0;
   for (const auto& e : stdfs::directory_iterator(t.path() + "/c")) {
     if (e.path().filename().string().rfind("env-", 0) != 0) continue;

@@ -65,12 +65,26 @@ ExtensionInfo Ext(std::string name, const char* version, BinaryInfo lib, std::ve
 
 TEST(BinaryRules, ExtensionWithoutTheGpusArchitectureIsAnError) {
   Snapshot s = Machine("Tesla T4", "7.5");
-  s.pythons[0].extensions.push_back(Ext("flash-attn", "2.6.3", Lib("/venv/site/flash_attn_2_cuda.so", {80, 90}, {}, kTorchLinks)));
+  s.pythons[0].extensions.push_back(Ext("mmcv", "2.1.0", Lib("/venv/site/mmcv/_ext.so", {80, 90}, {}, kTorchLinks)));
   auto found = WithId(Diagnose(s, TheCatalog()), "ext.no_kernels");
   ASSERT_EQ(found.size(), 1u);
   EXPECT_EQ(found[0].severity, Severity::kError);
   EXPECT_EQ(Arg(found[0], "list"), "sm_80 sm_90");
   EXPECT_NE(RemedyText(found[0].remedy).find("TORCH_CUDA_ARCH_LIST=\"7.5\""), std::string::npos) << RemedyText(found[0].remedy);
+}
+
+// flash-attn 2.x compiles for sm_80 and sm_90 only: on a T4 no rebuild for 7.5 runs, so the
+// finding is ext.gpu_unsupported with no fix command, not ext.no_kernels with a rebuild.
+TEST(BinaryRules, FlashAttention2BelowAmpereIsUnsupportedNotRebuilt) {
+  Snapshot s = Machine("Tesla T4", "7.5");
+  s.pythons[0].extensions.push_back(Ext("flash-attn", "2.6.3", Lib("/venv/site/flash_attn_2_cuda.so", {80, 90}, {}, kTorchLinks)));
+  auto all = Diagnose(s, TheCatalog());
+  EXPECT_TRUE(WithId(all, "ext.no_kernels").empty());
+  auto found = WithId(all, "ext.gpu_unsupported");
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0].severity, Severity::kError);
+  EXPECT_EQ(Arg(found[0], "min"), "8.0");
+  EXPECT_FALSE(found[0].remedy.has_value());
 }
 
 TEST(BinaryRules, SassOfALowerMinorOrOlderPtxServesTheGpu) {
