@@ -72,6 +72,9 @@ int EnvIndex(const Snapshot& s, const PythonEnv& env);
 RemedyNeed Need(RemedyNeed::Kind kind);
 // The first toolkit with nvcc of CUDA `major` on the machine, or nullptr.
 const ToolkitInfo* NvccOfMajor(const Snapshot& s, int major);
+// The rebuild of extension `e` from source (rules_binaries.cc); an editable install is rebuilt
+// in its project directory, the way it was installed, for every GPU present.
+RemedyNeed RebuildNeed(const Snapshot& s, const PythonEnv& env, const ExtensionInfo& e, std::string arch_list);
 // Whether a Requires-Dist of `ext` on torch excludes the torch installed in `env` (ext.torch_pin).
 bool TorchPinUnmet(const PythonEnv& env, const ExtensionInfo& ext);
 // The fix for an extension built against another torch (rules_binaries.cc): the newest release

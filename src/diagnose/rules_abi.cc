@@ -72,6 +72,22 @@ const ExtensionWheel* AbiWheel(const Snapshot& s, const Catalog& c, const Packag
   return nullptr;
 }
 
+// A rebuild of the extension from source with the nvcc of torch's CUDA major (CUDA_HOME set to
+// it); without one, the evidence says to install it first.
+RemedyNeed SourceRebuild(const Snapshot& s, const PackageInfo& torch, const ExtensionInfo& ext,
+                         std::vector<EvidenceItem>& evidence) {
+  RemedyNeed need = Need(RemedyNeed::Kind::kExtensionRebuild);
+  need.package = ext.name;
+  need.version = ext.version;
+  if (!torch.cuda) return need;
+  if (const ToolkitInfo* t = NvccOfMajor(s, torch.cuda->major)) {
+    need.path = t->path;
+  } else {
+    evidence.push_back(Ev("evidence.abi_no_nvcc", {{"major", std::to_string(torch.cuda->major)}}));
+  }
+  return need;
+}
+
 // The fix: the prebuilt wheel for this torch and ABI; else a rebuild with the nvcc of torch's
 // CUDA major (CUDA_HOME set to it); else the rebuild, after the toolkit the evidence names.
 RemedyNeed AbiNeed(const Snapshot& s, const Catalog& c, const PythonEnv& env, const PackageInfo& torch,
@@ -96,16 +112,7 @@ RemedyNeed AbiNeed(const Snapshot& s, const Catalog& c, const PythonEnv& env, co
       return need;
     }
   }
-  RemedyNeed need = Need(RemedyNeed::Kind::kExtensionRebuild);
-  need.package = ext.name;
-  need.version = ext.version;
-  if (!torch.cuda) return need;
-  if (const ToolkitInfo* t = NvccOfMajor(s, torch.cuda->major)) {
-    need.path = t->path;
-  } else {
-    evidence.push_back(Ev("evidence.abi_no_nvcc", {{"major", std::to_string(torch.cuda->major)}}));
-  }
-  return need;
+  return SourceRebuild(s, torch, ext, evidence);
 }
 
 void AddWheelEvidence(const ExtensionInfo& ext, bool torch_cxx11, std::vector<EvidenceItem>& evidence) {
@@ -164,19 +171,11 @@ std::string TorchLine(const PackageInfo& torch) {
 RemedyNeed MissingSymbolNeed(const Snapshot& s, const Catalog& c, const PythonEnv& env, const PackageInfo& torch,
                              const ExtensionInfo& ext, const std::optional<TorchAbi>& abi,
                              std::vector<EvidenceItem>& evidence) {
-  bool published = PublishedTorch(*torch.version);
-  RemedyNeed need = published ? BuiltTorchNeed(s, c, env, torch, ext) : Need(RemedyNeed::Kind::kExtensionRebuild);
-  if (need.kind != RemedyNeed::Kind::kExtensionRebuild || ext.editable) return need;
-  if (published && abi) return AbiNeed(s, c, env, torch, ext, abi->cxx11, evidence);
-  need.package = ext.name;
-  need.version = ext.version;
-  if (!torch.cuda) return need;
-  if (const ToolkitInfo* t = NvccOfMajor(s, torch.cuda->major)) {
-    need.path = t->path;
-  } else {
-    evidence.push_back(Ev("evidence.abi_no_nvcc", {{"major", std::to_string(torch.cuda->major)}}));
-  }
-  return need;
+  if (ext.editable) return RebuildNeed(s, env, ext, "");  // rebuilt where it lives, against this torch
+  if (!PublishedTorch(*torch.version)) return SourceRebuild(s, torch, ext, evidence);
+  RemedyNeed need = BuiltTorchNeed(s, c, env, torch, ext);
+  if (need.kind != RemedyNeed::Kind::kExtensionRebuild) return need;
+  return abi ? AbiNeed(s, c, env, torch, ext, abi->cxx11, evidence) : SourceRebuild(s, torch, ext, evidence);
 }
 
 }  // namespace

@@ -34,6 +34,14 @@ std::string EveryGpuArch(const Snapshot& s) {
   return Join(out, ";");
 }
 
+// The version of a single "==X" clause (no wildcard), the build a pin names.
+std::optional<Pep440> ExactPin(const SpecifierSet& spec) {
+  if (spec.clauses.size() != 1 || spec.clauses[0].op != SpecOp::kEqual || spec.clauses[0].wildcard) return std::nullopt;
+  return spec.clauses[0].version;
+}
+
+}  // namespace
+
 // The rebuild of `e`; an editable install is rebuilt in its project directory, the way it was
 // installed, for every GPU present (its source tree is built once for the machine), with
 // CUDA_HOME the nvcc of torch's CUDA major when the machine has one.
@@ -52,14 +60,6 @@ RemedyNeed RebuildNeed(const Snapshot& s, const PythonEnv& env, const ExtensionI
   }
   return need;
 }
-
-// The version of a single "==X" clause (no wildcard), the build a pin names.
-std::optional<Pep440> ExactPin(const SpecifierSet& spec) {
-  if (spec.clauses.size() != 1 || spec.clauses[0].op != SpecOp::kEqual || spec.clauses[0].wildcard) return std::nullopt;
-  return spec.clauses[0].version;
-}
-
-}  // namespace
 
 // The major of a versioned soname: libcudart.so.11.0 -> 11, libcudnn.so.9 -> 9.
 std::optional<int> SonameMajor(std::string_view soname, std::string_view stem) {

@@ -63,24 +63,8 @@ void WriteDist(const TempDir& t, const std::string& wheel, const std::string& ve
 }
 
 Snapshot Probed(const TempDir& t, const char* torch_version) {
-  Snapshot s = testing::MachineWithDriver("570.133.07", "12.8");
-  PythonEnv env;
-  env.prefix = "/venv";
-  env.kind = PythonKind::kVenv;
-  env.version = PyVersion::Parse("3.10").value();
-  env.site_packages = {"/site"};
-  PackageInfo torch;
-  torch.name = "torch";
-  torch.version = Pep440::Parse(torch_version).value();
-  torch.cuda = CudaVersion::Parse("12.6").value();
-  env.packages["torch"] = torch;
-  s.pythons.push_back(env);
-  auto fs = MakeRealFs(t.path());
-  Trail trail(s, "binaries");
-  ReadTorchLibs(*fs, s.pythons[0], trail);
-  s.pythons[0].extensions = ScanExtensions(*fs, s.pythons[0], trail);
-  ReadTorchAbi(*fs, s.pythons[0], trail);
-  return s;
+  return testing::ProbedSite(t.path(), testing::MachineWithDriver("570.133.07", "12.8"), "/venv", PythonKind::kVenv, "3.10",
+                             torch_version, "12.6");
 }
 
 std::vector<Finding> Abi(const Snapshot& s) {
@@ -96,17 +80,6 @@ std::string ArgValue(const Finding& f, std::string_view key) {
     if (k == key) return v.value_or("");
   }
   return "";
-}
-
-// The evidence's ids and values, one line each.
-std::string FindingText(const Finding& f) {
-  std::string out;
-  for (const EvidenceItem& e : f.evidence) {
-    out += e.id;
-    for (const auto& [k, v] : e.args) out += " " + v.value_or("");
-    out += "\n";
-  }
-  return out;
 }
 
 std::string FixText(const Snapshot&, const Finding& f) { return f.remedy ? RemedyText(*f.remedy) : ""; }
@@ -159,7 +132,7 @@ TEST(CxxAbiRule, OldAbiExtensionBesideNewAbiTorch) {
   EXPECT_EQ(ArgValue(found[0], "torch_abi"), "_GLIBCXX_USE_CXX11_ABI=1");
   EXPECT_EQ(ArgValue(found[0], "symbol"), "c10::detail::torchCheckFail");
   // No nvcc of CUDA 12 here: the rebuild is said to need one first.
-  EXPECT_NE(FindingText(found[0]).find("nvcc"), std::string::npos);
+  EXPECT_NE(testing::EvidenceText(found[0]).find("nvcc"), std::string::npos);
   ToolkitInfo tk;
   tk.path = "/usr/local/cuda-12.6";
   tk.version = CudaVersion::Parse("12.6").value();
@@ -184,7 +157,7 @@ TEST(CxxAbiRule, NewAbiWheelBesideOldAbiTorch) {
   auto found = Abi(s);
   ASSERT_EQ(found.size(), 1u);
   EXPECT_EQ(ArgValue(found[0], "abi"), "_GLIBCXX_USE_CXX11_ABI=1");
-  EXPECT_NE(FindingText(found[0]).find("cxx11abiTRUE"), std::string::npos);
+  EXPECT_NE(testing::EvidenceText(found[0]).find("cxx11abiTRUE"), std::string::npos);
   EXPECT_NE(FixText(s, found[0]).find("flash_attn-2.7.3+cu12torch2.5cxx11abiFALSE-cp310-cp310-linux_x86_64.whl"),
             std::string::npos) << FixText(s, found[0]);
 }
@@ -234,7 +207,7 @@ TEST(WheelTorchRule, AWheelForAnotherTorchLineOrANewerPatch) {
   auto patch = WithId(older, "ext.wheel_torch_patch");
   ASSERT_EQ(patch.size(), 1u);
   EXPECT_EQ(ArgValue(patch[0], "built"), "2.2.2");
-  EXPECT_NE(FindingText(patch[0]).find("flash-attn-2.5.8"), std::string::npos) << FindingText(patch[0]);
+  EXPECT_NE(testing::EvidenceText(patch[0]).find("flash-attn-2.5.8"), std::string::npos) << testing::EvidenceText(patch[0]);
 
   // The torch it was built against: nothing to say.
   Snapshot same = Probed(t, "2.2.2");

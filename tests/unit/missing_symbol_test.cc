@@ -76,25 +76,8 @@ void WriteDist(const TempDir& t) {
 
 // NVIDIA's PyTorch container 23.12 (flash-attention#784): torch 2.2.0a0+81ea7a4 with CUDA 12.3.
 Snapshot Probed(const TempDir& t, const char* torch_version = "2.2.0a0+81ea7a4") {
-  Snapshot s = testing::MachineWithDriver("545.23.08", "12.3");
-  PythonEnv env;
-  env.prefix = "/usr";
-  env.kind = PythonKind::kSystem;
-  env.version = PyVersion::Parse("3.10").value();
-  env.site_packages = {"/site"};
-  PackageInfo torch;
-  torch.name = "torch";
-  torch.version = Pep440::Parse(torch_version).value();
-  torch.cuda = CudaVersion::Parse("12.3").value();
-  env.packages["torch"] = torch;
-  s.pythons.push_back(env);
-  auto fs = MakeRealFs(t.path());
-  Trail trail(s, "binaries");
-  ReadTorchLibs(*fs, s.pythons[0], trail);
-  s.pythons[0].extensions = ScanExtensions(*fs, s.pythons[0], trail);
-  ReadTorchAbi(*fs, s.pythons[0], trail);
-  LookUpTorchSymbols(*fs, s.pythons[0], trail);
-  return s;
+  return testing::ProbedSite(t.path(), testing::MachineWithDriver("545.23.08", "12.3"), "/usr", PythonKind::kSystem, "3.10",
+                             torch_version, "12.3");
 }
 
 std::vector<Finding> Missing(const Snapshot& s) {
@@ -102,16 +85,6 @@ std::vector<Finding> Missing(const Snapshot& s) {
 }
 
 std::string Fix(const Finding& f) { return f.remedy ? RemedyText(*f.remedy) : ""; }
-
-std::string EvidenceText(const Finding& f) {
-  std::string out;
-  for (const EvidenceItem& e : f.evidence) {
-    out += e.id;
-    for (const auto& [k, v] : e.args) out += " " + v.value_or("");
-    out += "\n";
-  }
-  return out;
-}
 
 const SymbolLookup* Lookup(const Snapshot& s) {
   if (s.pythons.empty() || s.pythons[0].extensions.empty() || s.pythons[0].extensions[0].libs.empty()) return nullptr;
@@ -182,9 +155,9 @@ TEST(MissingSymbolRule, AModuleBuiltAgainstAnotherTorchNeedsWhatThisOneLacks) {
   EXPECT_EQ(found[0].severity, Severity::kError);
   EXPECT_EQ(testing::Arg(found[0], "symbol"), "at::_ops::sum_IntList_out::call");
   EXPECT_EQ(testing::Arg(found[0], "package"), "flash-attn 2.5.0");
-  EXPECT_NE(EvidenceText(found[0]).find("/site/torch/lib"), std::string::npos) << EvidenceText(found[0]);
+  EXPECT_NE(testing::EvidenceText(found[0]).find("/site/torch/lib"), std::string::npos) << testing::EvidenceText(found[0]);
   // No nvcc of CUDA 12 here: the rebuild is said to need one first.
-  EXPECT_NE(EvidenceText(found[0]).find("evidence.abi_no_nvcc"), std::string::npos);
+  EXPECT_NE(testing::EvidenceText(found[0]).find("evidence.abi_no_nvcc"), std::string::npos);
   std::string fix = Fix(found[0]);
   EXPECT_NE(fix.find("FLASH_ATTENTION_FORCE_BUILD=TRUE"), std::string::npos) << fix;
   EXPECT_NE(fix.find("--no-binary flash-attn \"flash-attn==2.5.0\""), std::string::npos) << fix;
@@ -198,7 +171,7 @@ TEST(MissingSymbolRule, AModuleBuiltAgainstAnotherTorchNeedsWhatThisOneLacks) {
   ASSERT_EQ(found.size(), 1u);
   EXPECT_NE(Fix(found[0]).find("CUDA_HOME=/usr/local/cuda FLASH_ATTENTION_FORCE_BUILD=TRUE pip install"), std::string::npos)
       << Fix(found[0]);
-  EXPECT_EQ(EvidenceText(found[0]).find("evidence.abi_no_nvcc"), std::string::npos);
+  EXPECT_EQ(testing::EvidenceText(found[0]).find("evidence.abi_no_nvcc"), std::string::npos);
 }
 
 TEST(MissingSymbolRule, EverySymbolDefinedIsNoFinding) {

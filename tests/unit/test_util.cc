@@ -64,6 +64,16 @@ std::string Arg(const Finding& f, std::string_view key) {
   return "";
 }
 
+std::string EvidenceText(const Finding& f) {
+  std::string out;
+  for (const EvidenceItem& e : f.evidence) {
+    out += e.id;
+    for (const auto& [k, v] : e.args) out += " " + v.value_or("");
+    out += "\n";
+  }
+  return out;
+}
+
 std::string RecordHash(const std::string& file) {
   std::string command = "sha256sum '" + file + "' | cut -c1-64 | xxd -r -p | base64 | tr '+/' '-_' | tr -d '=\\n'";
   std::string out;
@@ -119,6 +129,29 @@ void AddScannedEnv(Snapshot& s, PythonEnv env, PackageInfo torch, const std::str
   auto fs = MakeRealFs(root);
   Trail trail(s, "binaries");
   s.pythons.back().extensions = ScanExtensions(*fs, s.pythons.back(), trail);
+}
+
+Snapshot ProbedSite(const std::string& root, Snapshot machine, const std::string& prefix, PythonKind kind,
+                    std::string_view python, std::string_view torch_version, std::string_view torch_cuda) {
+  PythonEnv env;
+  env.prefix = prefix;
+  env.kind = kind;
+  env.version = PyVersion::Parse(python).value();
+  env.site_packages = {"/site"};
+  PackageInfo torch;
+  torch.name = "torch";
+  torch.version = Pep440::Parse(torch_version).value();
+  torch.cuda = CudaVersion::Parse(torch_cuda).value();
+  env.packages["torch"] = torch;
+  machine.pythons.push_back(env);
+  auto fs = MakeRealFs(root);
+  Trail trail(machine, "binaries");
+  PythonEnv& e = machine.pythons.back();
+  ReadTorchLibs(*fs, e, trail);
+  e.extensions = ScanExtensions(*fs, e, trail);
+  ReadTorchAbi(*fs, e, trail);
+  LookUpTorchSymbols(*fs, e, trail);
+  return machine;
 }
 
 }  // namespace cudamatch::testing

@@ -48,6 +48,8 @@ std::string BinaryForShell();
 std::vector<Finding> WithId(const std::vector<Finding>& all, std::string_view id);
 // A finding's message argument `key` ("" when absent or unknown).
 std::string Arg(const Finding& f, std::string_view key);
+// A finding's evidence, one line each: its id and argument values.
+std::string EvidenceText(const Finding& f);
 // The hash of `file` as pip writes it in a RECORD line: "sha256=" and the digest in URL-safe
 // base64 without padding (sha256sum, xxd and base64 through a shell).
 std::string RecordHash(const std::string& file);
@@ -72,6 +74,12 @@ Snapshot MachineWithDriver(std::string_view version, std::string_view cuda);
 // Adds `env` to `s` with `torch` in it, and its extensions as the probe scans them from the real
 // tree at `root` (the environment's paths are read under it).
 void AddScannedEnv(Snapshot& s, PythonEnv env, PackageInfo torch, const std::string& root);
+
+// `machine` with one environment at `prefix` whose site directory /site (under `root`) holds torch
+// `torch_version` built with CUDA `torch_cuda`, probed as the binaries probe reads it: torch's
+// libraries, the extensions, torch's C++ ABI and the torch symbols the extensions need.
+Snapshot ProbedSite(const std::string& root, Snapshot machine, const std::string& prefix, PythonKind kind,
+                    std::string_view python, std::string_view torch_version, std::string_view torch_cuda);
 
 // A fresh empty directory under the system temp dir, removed by the caller's TempDir guard.
 class TempDir {
