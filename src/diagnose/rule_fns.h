@@ -72,15 +72,18 @@ int EnvIndex(const Snapshot& s, const PythonEnv& env);
 RemedyNeed Need(RemedyNeed::Kind kind);
 // The first toolkit with nvcc of CUDA `major` on the machine, or nullptr.
 const ToolkitInfo* NvccOfMajor(const Snapshot& s, int major);
-// The rebuild of extension `e` from source (rules_binaries.cc); an editable install is rebuilt
-// in its project directory, the way it was installed, for every GPU present.
-RemedyNeed RebuildNeed(const Snapshot& s, const PythonEnv& env, const ExtensionInfo& e, std::string arch_list);
+// The rebuild of extension `e` from source (rules_binaries.cc) with the nvcc of torch's CUDA major
+// (CUDA_HOME); an editable install is rebuilt in its project directory, the way it was installed,
+// for every GPU present. Without that nvcc, `evidence` (when given) gets the toolkit to install.
+RemedyNeed RebuildNeed(const Snapshot& s, const PythonEnv& env, const ExtensionInfo& e, std::string arch_list,
+                       std::vector<EvidenceItem>* evidence = nullptr);
 // Whether a Requires-Dist of `ext` on torch excludes the torch installed in `env` (ext.torch_pin).
 bool TorchPinUnmet(const PythonEnv& env, const ExtensionInfo& ext);
 // The fix for an extension built against another torch (rules_binaries.cc): the newest release
-// with a wheel for this torch on the PyTorch index of its variant, else a rebuild from source.
+// with a wheel for this torch on the PyTorch index of its variant, else a rebuild from source
+// (RebuildNeed, `evidence` as there).
 RemedyNeed BuiltTorchNeed(const Snapshot& s, const Catalog& c, const PythonEnv& env, const PackageInfo& torch,
-                          const ExtensionInfo& ext);
+                          const ExtensionInfo& ext, std::vector<EvidenceItem>* evidence);
 // One of torch's nvidia-* requirements ("nvidia-cudnn-cu12==9.1.0.70", "nvidia_nccl_cu12 (>=2.20)")
 // as a normalized name and its specifier.
 NeededRequirement SplitRequirement(std::string_view req);

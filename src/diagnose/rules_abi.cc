@@ -72,22 +72,6 @@ const ExtensionWheel* AbiWheel(const Snapshot& s, const Catalog& c, const Packag
   return nullptr;
 }
 
-// A rebuild of the extension from source with the nvcc of torch's CUDA major (CUDA_HOME set to
-// it); without one, the evidence says to install it first.
-RemedyNeed SourceRebuild(const Snapshot& s, const PackageInfo& torch, const ExtensionInfo& ext,
-                         std::vector<EvidenceItem>& evidence) {
-  RemedyNeed need = Need(RemedyNeed::Kind::kExtensionRebuild);
-  need.package = ext.name;
-  need.version = ext.version;
-  if (!torch.cuda) return need;
-  if (const ToolkitInfo* t = NvccOfMajor(s, torch.cuda->major)) {
-    need.path = t->path;
-  } else {
-    evidence.push_back(Ev("evidence.abi_no_nvcc", {{"major", std::to_string(torch.cuda->major)}}));
-  }
-  return need;
-}
-
 // The fix: the prebuilt wheel for this torch and ABI; else a rebuild with the nvcc of torch's
 // CUDA major (CUDA_HOME set to it); else the rebuild, after the toolkit the evidence names.
 RemedyNeed AbiNeed(const Snapshot& s, const Catalog& c, const PythonEnv& env, const PackageInfo& torch,
@@ -112,7 +96,7 @@ RemedyNeed AbiNeed(const Snapshot& s, const Catalog& c, const PythonEnv& env, co
       return need;
     }
   }
-  return SourceRebuild(s, torch, ext, evidence);
+  return RebuildNeed(s, env, ext, "", &evidence);
 }
 
 void AddWheelEvidence(const ExtensionInfo& ext, bool torch_cxx11, std::vector<EvidenceItem>& evidence) {
@@ -171,11 +155,11 @@ std::string TorchLine(const PackageInfo& torch) {
 RemedyNeed MissingSymbolNeed(const Snapshot& s, const Catalog& c, const PythonEnv& env, const PackageInfo& torch,
                              const ExtensionInfo& ext, const std::optional<TorchAbi>& abi,
                              std::vector<EvidenceItem>& evidence) {
-  if (ext.editable) return RebuildNeed(s, env, ext, "");  // rebuilt where it lives, against this torch
-  if (!PublishedTorch(*torch.version)) return SourceRebuild(s, torch, ext, evidence);
-  RemedyNeed need = BuiltTorchNeed(s, c, env, torch, ext);
+  // An editable install is rebuilt where it lives, against this torch.
+  if (ext.editable || !PublishedTorch(*torch.version)) return RebuildNeed(s, env, ext, "", &evidence);
+  RemedyNeed need = BuiltTorchNeed(s, c, env, torch, ext, nullptr);
   if (need.kind != RemedyNeed::Kind::kExtensionRebuild) return need;
-  return abi ? AbiNeed(s, c, env, torch, ext, abi->cxx11, evidence) : SourceRebuild(s, torch, ext, evidence);
+  return abi ? AbiNeed(s, c, env, torch, ext, abi->cxx11, evidence) : RebuildNeed(s, env, ext, "", &evidence);
 }
 
 }  // namespace

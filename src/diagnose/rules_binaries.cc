@@ -43,20 +43,27 @@ std::optional<Pep440> ExactPin(const SpecifierSet& spec) {
 }  // namespace
 
 // The rebuild of `e`; an editable install is rebuilt in its project directory, the way it was
-// installed, for every GPU present (its source tree is built once for the machine), with
-// CUDA_HOME the nvcc of torch's CUDA major when the machine has one.
-RemedyNeed RebuildNeed(const Snapshot& s, const PythonEnv& env, const ExtensionInfo& e, std::string arch_list) {
+// installed, for every GPU present (its source tree is built once for the machine). CUDA_HOME is
+// the nvcc of torch's CUDA major when the machine has one; without one, `evidence` (when given)
+// says which toolkit to install first.
+RemedyNeed RebuildNeed(const Snapshot& s, const PythonEnv& env, const ExtensionInfo& e, std::string arch_list,
+                       std::vector<EvidenceItem>* evidence) {
   RemedyNeed need = Need(RemedyNeed::Kind::kExtensionRebuild);
   need.package = e.name;
   need.version = e.version;
   need.arch_list = std::move(arch_list);
-  if (!e.editable) return need;
-  need.project = e.editable->project;
-  need.develop = e.editable->mode == EditableMode::kDevelop;
-  if (!need.arch_list.empty()) need.arch_list = EveryGpuArch(s);
+  if (e.editable) {
+    need.project = e.editable->project;
+    need.develop = e.editable->mode == EditableMode::kDevelop;
+    if (!need.arch_list.empty()) need.arch_list = EveryGpuArch(s);
+  }
   auto torch = env.packages.find("torch");
-  if (torch != env.packages.end() && torch->second.cuda) {
-    if (const ToolkitInfo* t = NvccOfMajor(s, torch->second.cuda->major)) need.path = t->path;
+  if (torch == env.packages.end() || !torch->second.cuda) return need;
+  int major = torch->second.cuda->major;
+  if (const ToolkitInfo* t = NvccOfMajor(s, major)) {
+    need.path = t->path;
+  } else if (evidence != nullptr) {
+    evidence->push_back(Ev("evidence.abi_no_nvcc", {{"major", std::to_string(major)}}));
   }
   return need;
 }
@@ -208,14 +215,16 @@ void CheckExtensionKernels(const Snapshot& s, const Catalog&, const PlanQuery&, 
           // A CUDA package that neither links nor requires torch is built by its own build system:
           // no torch extension rebuild (TORCH_CUDA_ARCH_LIST) is its fix.
           bool of_torch = ext.LinksTorch() || !ext.torch_pins.empty();
+          std::vector<EvidenceItem> evidence = {
+              Ev("evidence.gpu_cc", {{"gpu", gpu.name}, {"cc", gpu.cc->ToString()}, {"source", gpu.cc_source}}),
+              CodeEvidence(lib.path, *lib.code)};
+          RemedyNeed need = of_torch ? RebuildNeed(s, env, ext, gpu.cc->ToString(), &evidence) : RemedyNeed{};
           out.push_back(EmitFor(s, env, of_torch ? "ext.no_kernels" : "cudapkg.no_kernels",
                                 {{"env", env.prefix}, {"package", ExtLabel(ext)}, {"gpu", gpu.name},
                                  {"gpus", GroupLabel(s.gpus, group)}, {"count", std::to_string(group.members.size())},
                                  {"sm", gpu.cc->Sm()},
                                  {"file", lib.path}, {"list", FatbinCodeNames(*lib.code)}},
-                                {Ev("evidence.gpu_cc", {{"gpu", gpu.name}, {"cc", gpu.cc->ToString()}, {"source", gpu.cc_source}}),
-                                 CodeEvidence(lib.path, *lib.code)},
-                                "extensions", of_torch ? RebuildNeed(s, env, ext, gpu.cc->ToString()) : RemedyNeed{}));
+                                std::move(evidence), "extensions", need));
           break;  // one finding per package and GPU
         }
       }
@@ -223,7 +232,9 @@ void CheckExtensionKernels(const Snapshot& s, const Catalog&, const PlanQuery&, 
   }
 }
 
-void CheckExtensionRuntime(const Snapshot& s, const Catalog&, const PlanQuery&, std::vector<Finding>& out) {
+// ext.cuda_major and ext.cudnn_major: the build of the extension for torch's variant on the PyTorch
+// index first (what torch itself links), else its rebuild against this torch.
+void CheckExtensionRuntime(const Snapshot& s, const Catalog& c, const PlanQuery&, std::vector<Finding>& out) {
   ForEachTorch(s, [&](const PythonEnv& env, const PackageInfo& torch) {
     std::optional<int> torch_cudnn;
     for (const RuntimeLib& r : torch.runtime) {
@@ -236,25 +247,27 @@ void CheckExtensionRuntime(const Snapshot& s, const Catalog&, const PlanQuery&, 
       for (const BinaryInfo& lib : ext.libs) {
         auto cudart = NeededMajor(lib, "libcudart");
         if (cudart && torch.cuda && cudart->second != torch.cuda->major) {
+          std::vector<EvidenceItem> evidence = {Ev("evidence.needed", {{"file", lib.path}, {"soname", cudart->first}}),
+                                                TorchEvidence(env, torch)};
+          RemedyNeed need = BuiltTorchNeed(s, c, env, torch, ext, &evidence);
           out.push_back(EmitFor(s, env, "ext.cuda_major",
                                 {{"env", env.prefix}, {"package", ExtLabel(ext)}, {"file", lib.path},
                                  {"soname", cudart->first}, {"major", std::to_string(cudart->second)},
                                  {"torch", torch.version->ToString()}, {"cuda", torch.cuda->MajorMinor()}},
-                                {Ev("evidence.needed", {{"file", lib.path}, {"soname", cudart->first}}),
-                                 TorchEvidence(env, torch)},
-                                "extensions", RebuildNeed(s, env, ext, "")));
+                                std::move(evidence), "extensions", need));
           break;
         }
         auto cudnn = NeededMajor(lib, "libcudnn");
         if (cudnn && torch_cudnn && cudnn->second != *torch_cudnn) {
+          std::vector<EvidenceItem> evidence = {
+              Ev("evidence.needed", {{"file", lib.path}, {"soname", cudnn->first}}), TorchEvidence(env, torch),
+              Ev("evidence.torch_links", {{"soname", "libcudnn.so." + std::to_string(*torch_cudnn)}})};
+          RemedyNeed need = BuiltTorchNeed(s, c, env, torch, ext, &evidence);
           out.push_back(EmitFor(s, env, "ext.cudnn_major",
                                 {{"env", env.prefix}, {"package", ExtLabel(ext)}, {"file", lib.path},
                                  {"soname", cudnn->first}, {"torch", torch.version->ToString()},
                                  {"torch_cudnn", std::to_string(*torch_cudnn)}},
-                                {Ev("evidence.needed", {{"file", lib.path}, {"soname", cudnn->first}}),
-                                 TorchEvidence(env, torch),
-                                 Ev("evidence.torch_links", {{"soname", "libcudnn.so." + std::to_string(*torch_cudnn)}})},
-                                "extensions", RebuildNeed(s, env, ext, "")));
+                                std::move(evidence), "extensions", need));
           break;
         }
       }
@@ -356,7 +369,7 @@ bool PinsExactTorch(const ExtensionInfo& ext) {
 // a wheel on the PyTorch index of torch's own variant for this torch (installed in place, without
 // touching torch); else its rebuild from source.
 RemedyNeed BuiltTorchNeed(const Snapshot& s, const Catalog& c, const PythonEnv& env, const PackageInfo& torch,
-                          const ExtensionInfo& ext) {
+                          const ExtensionInfo& ext, std::vector<EvidenceItem>* evidence) {
   std::string variant = torch.version->LocalLabel();
   if (torch.cuda && StartsWith(variant, "cu")) {
     TorchBuild build{*torch.version, torch.cuda, CxxAbi::kUnknown};
@@ -371,7 +384,7 @@ RemedyNeed BuiltTorchNeed(const Snapshot& s, const Catalog& c, const PythonEnv& 
       }
     }
   }
-  return RebuildNeed(s, env, ext, "");
+  return RebuildNeed(s, env, ext, "", evidence);
 }
 
 void CheckExtensionBuiltTorch(const Snapshot& s, const Catalog& c, const PlanQuery&, std::vector<Finding>& out) {
@@ -391,15 +404,16 @@ void CheckExtensionBuiltTorch(const Snapshot& s, const Catalog& c, const PlanQue
       std::string cuda = ext.built_cuda ? ext.built_cuda->MajorMinor() : "";
       // Beside a CPU-only torch of its release: a CUDA build of that torch (the one this driver
       // runs, as torch.cpu_build's fix), xformers kept.
-      RemedyNeed need = cpu && !other ? Need(RemedyNeed::Kind::kTorchBuild) : BuiltTorchNeed(s, c, env, torch, ext);
+      std::vector<EvidenceItem> evidence = {
+          Ev("evidence.built_torch", {{"package", ext.name}, {"torch", ext.built_torch},
+                                      {"cuda", cuda.empty() ? "-" : cuda}, {"source", ext.built_source}}),
+          TorchEvidence(env, torch)};
+      RemedyNeed need = cpu && !other ? Need(RemedyNeed::Kind::kTorchBuild) : BuiltTorchNeed(s, c, env, torch, ext, &evidence);
       out.push_back(EmitFor(s, env, cpu && !other ? "ext.built_torch_cpu" : "ext.built_torch",
                             {{"env", env.prefix}, {"package", ExtLabel(ext)}, {"built", ext.built_torch},
                              {"cuda", cuda}, {"have", have.ToString()}, {"release", have.Public()},
                              {"source", ext.built_source}},
-                            {Ev("evidence.built_torch", {{"package", ext.name}, {"torch", ext.built_torch},
-                                                         {"cuda", cuda.empty() ? "-" : cuda}, {"source", ext.built_source}}),
-                             TorchEvidence(env, torch)},
-                            "extensions", need));
+                            std::move(evidence), "extensions", need));
     }
   });
 }

@@ -149,11 +149,11 @@ Rebuild ExtensionRebuild(const Snapshot& s, const RemedyNeed& need) {
   for (const SourceBuildSwitch& sw : kSourceBuildSwitches) {
     if (sw.package == need.package) r.build_env.push_back({std::string(sw.name), std::string(sw.value)});
   }
-  if (need.project.empty()) return r;
   r.project = need.project;
   r.develop = need.develop;
-  bool known = need.env >= 0 && need.env < static_cast<int>(s.pythons.size()) && !s.pythons[need.env].executable.empty();
-  r.interpreter = known ? s.pythons[need.env].executable : "python";
+  // The environment's own interpreter, as torch's fixes name it: a bare pip may be another one's.
+  bool known = need.env >= 0 && need.env < static_cast<int>(s.pythons.size());
+  r.interpreter = known ? PythonOf(s, s.pythons[need.env]) : "python";
   return r;
 }
 

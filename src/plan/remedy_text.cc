@@ -140,12 +140,13 @@ std::string RebuildText(const Rebuild& r, Shell shell) {
     e.set.insert(e.set.end(), r.build_env.begin(), r.build_env.end());
     env = EnvText(e, shell) + (shell == Shell::kPowerShell ? "; " : " && ");
   }
+  std::string python = r.interpreter.empty() ? "python" : RunPath(r.interpreter, shell);
   if (!r.project.empty()) {
     std::string build = r.develop ? " setup.py develop" : " -m pip install -e . --no-build-isolation";
-    return "cd " + Quoted(r.project, shell) + (shell == Shell::kPowerShell ? "; " : " && ") + env + r.interpreter + build;
+    return "cd " + Quoted(r.project, shell) + (shell == Shell::kPowerShell ? "; " : " && ") + env + python + build;
   }
-  return env + "pip install --force-reinstall --no-deps --no-build-isolation --no-binary " + r.package + " \"" +
-         r.package + pin + "\"";
+  return env + python + " -m pip install --force-reinstall --no-deps --no-build-isolation --no-binary " + r.package +
+         " \"" + r.package + pin + "\"";
 }
 
 std::string StepText(const RemedyStep& step, Shell shell) {

@@ -169,7 +169,7 @@ TEST(MissingSymbolRule, AModuleBuiltAgainstAnotherTorchNeedsWhatThisOneLacks) {
   s.toolkits.push_back(tk);
   found = Missing(s);
   ASSERT_EQ(found.size(), 1u);
-  EXPECT_NE(Fix(found[0]).find("CUDA_HOME=/usr/local/cuda FLASH_ATTENTION_FORCE_BUILD=TRUE pip install"), std::string::npos)
+  EXPECT_NE(Fix(found[0]).find("CUDA_HOME=/usr/local/cuda FLASH_ATTENTION_FORCE_BUILD=TRUE /usr/bin/python -m pip install"), std::string::npos)
       << Fix(found[0]);
   EXPECT_EQ(testing::EvidenceText(found[0]).find("evidence.abi_no_nvcc"), std::string::npos);
 }

@@ -72,15 +72,23 @@ TEST(RemedyText, StepsJoinAndAStepWithoutACommandLeavesNone) {
   EXPECT_EQ(RemedyText(gcc), "sudo apt-get install g++-8 && export CC=gcc-8 CXX=g++-8");
 }
 
-TEST(RemedyText, RebuildSetsTheArchListBeforePip) {
-  Remedy r{{Rebuild{"flash-attn", Pep440::Parse("2.6.3").value(), "7.5", ""}}, Shell::kPosix};
+TEST(RemedyText, RebuildSetsTheArchListBeforeTheEnvironmentsPip) {
+  Rebuild rebuild{"flash-attn", Pep440::Parse("2.6.3").value(), "7.5", ""};
+  rebuild.interpreter = "/home/dave/.venvs/sd/bin/python3.11";
+  Remedy r{{rebuild}, Shell::kPosix};
   EXPECT_EQ(RemedyText(r),
-            "TORCH_CUDA_ARCH_LIST=\"7.5\" pip install --force-reinstall --no-deps --no-build-isolation --no-binary "
-            "flash-attn \"flash-attn==2.6.3\"");
+            "TORCH_CUDA_ARCH_LIST=\"7.5\" /home/dave/.venvs/sd/bin/python3.11 -m pip install --force-reinstall --no-deps "
+            "--no-build-isolation --no-binary flash-attn \"flash-attn==2.6.3\"");
+  // PowerShell runs a quoted interpreter path through its call operator.
+  std::get<Rebuild>(r.steps[0]).interpreter = "C:\\Program Files\\Python311\\python.exe";
   r.shell = Shell::kPowerShell;
   EXPECT_EQ(RemedyText(r),
-            "$env:TORCH_CUDA_ARCH_LIST = \"7.5\"; pip install --force-reinstall --no-deps --no-build-isolation "
-            "--no-binary flash-attn \"flash-attn==2.6.3\"");
+            "$env:TORCH_CUDA_ARCH_LIST = \"7.5\"; & 'C:\\Program Files\\Python311\\python.exe' -m pip install "
+            "--force-reinstall --no-deps --no-build-isolation --no-binary flash-attn \"flash-attn==2.6.3\"");
+  // An environment not known: its "python".
+  std::get<Rebuild>(r.steps[0]).interpreter.clear();
+  r.shell = Shell::kPosix;
+  EXPECT_EQ(RemedyText(r).find("TORCH_CUDA_ARCH_LIST=\"7.5\" python -m pip install --force-reinstall"), 0u) << RemedyText(r);
 }
 
 // An editable install is rebuilt where it lives, the way it was installed

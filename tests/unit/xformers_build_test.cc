@@ -21,17 +21,24 @@ using testing::TempDir;
 
 bool Gxx(const std::string& args) { return std::system(("g++ -shared -fPIC " + args + " 2>/dev/null").c_str()) == 0; }
 
-// site/xformers/_C.so needing libc10.so and libc10_cuda.so (stubs g++ builds), with the
-// cpp_lib.json `build`; xformers `version` as pip installs it: METADATA (`requires` on torch),
-// INSTALLER, RECORD with hashes and sizes.
-bool Install(const TempDir& t, const std::string& version, const std::string& requires_torch, const std::string& build) {
+// site/xformers/_C.so needing libc10.so and libc10_cuda.so (stubs g++ builds), and `cudart` (a
+// CUDA runtime soname, "" for none) where given, with the cpp_lib.json `build`; xformers
+// `version` as pip installs it: METADATA (`requires` on torch), INSTALLER, RECORD with hashes and
+// sizes.
+bool Install(const TempDir& t, const std::string& version, const std::string& requires_torch, const std::string& build,
+             const std::string& cudart = "") {
   std::string c = t.Write("c10.cc", "namespace c10 { void check(int) {} }\n");
   std::string ext = t.Write("ext.cc", "namespace c10 { void check(int); }\nextern \"C\" void efficient_attention() { c10::check(1); }\n");
   std::string stub = t.Mkdir("stub");
   t.Mkdir("site/xformers");
+  std::string runtime;
+  if (!cudart.empty()) {
+    if (!Gxx("-Wl,-soname," + cudart + " -o " + stub + "/" + cudart + " " + c)) return false;
+    runtime = " " + stub + "/" + cudart;
+  }
   if (!Gxx("-Wl,-soname,libc10.so -o " + stub + "/libc10.so " + c) ||
       !Gxx("-Wl,-soname,libc10_cuda.so -o " + stub + "/libc10_cuda.so " + c) ||
-      !Gxx("-Wl,--no-as-needed -o " + t.path() + "/site/xformers/_C.so " + ext + " -L" + stub + " -lc10 -lc10_cuda")) {
+      !Gxx("-Wl,--no-as-needed -o " + t.path() + "/site/xformers/_C.so " + ext + " -L" + stub + " -lc10 -lc10_cuda" + runtime)) {
     return false;
   }
   t.Write("site/xformers/__init__.py", "__version__ = \"" + version + "\"\n");
@@ -137,6 +144,41 @@ TEST(XformersBuild, BuiltFromSourceForAnotherTorchRelease) {
   // The same release (a build of torch's own CUDA variant, or of another one): nothing to say here.
   EXPECT_TRUE(Built(Probed(t, "2.0.1+cu118", "11.8")).empty());
   EXPECT_TRUE(Built(Probed(t, "2.0.1+cu117", "11.7")).empty());
+}
+
+// facebookresearch/xformers#897: Colab's torch 2.1.0+cu118; PyPI's xformers 0.0.22.post4 is the
+// cu121 build (libcudart.so.12, cpp_lib.json "2.1.0+cu121"). Same torch release, another CUDA
+// major: ext.cuda_major, whose fix is the thread's, the build for cu118 from the PyTorch index
+// ("pip install xformers==0.0.22.post4 --index-url https://download.pytorch.org/whl/cu118"), here
+// the catalog's newest release for torch 2.1.0 there; no source build on a machine without nvcc.
+TEST(XformersBuild, APypiCuda12BuildBesideACu118TorchGetsTheIndexBuild) {
+  if (testing::kWindowsBuild) GTEST_SKIP() << "builds ELF objects with g++";
+  TempDir t;
+  if (!Install(t, "0.0.22.post4", "torch==2.1.0", CppLib("2.1.0+cu121", "1201", "wheel-v0.0.22.post4"), "libcudart.so.12")) {
+    GTEST_SKIP() << "no g++";
+  }
+  Snapshot s = Probed(t, "2.1.0+cu118", "11.8");
+  std::vector<Finding> all = Diagnose(s, testing::TheCatalog());
+  EXPECT_TRUE(Built(s).empty());  // the release it was built for
+  auto found = testing::WithId(all, "ext.cuda_major");
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(testing::Arg(found[0], "soname"), "libcudart.so.12");
+  ASSERT_TRUE(found[0].remedy.has_value());
+  EXPECT_EQ(RemedyText(*found[0].remedy),
+            "/venv/bin/python -m pip install --force-reinstall --no-deps xformers==0.0.22.post7 --index-url "
+            "https://download.pytorch.org/whl/cu118");
+  EXPECT_EQ(testing::EvidenceText(found[0]).find("evidence.abi_no_nvcc"), std::string::npos);
+  // A release the catalog has no PyTorch-index build of for this torch: the rebuild, after the
+  // toolkit the evidence names.
+  Snapshot old = Probed(t, "2.0.0+cu118", "11.8");
+  old.pythons[0].extensions[0].torch_pins.clear();
+  old.pythons[0].extensions[0].built_torch.clear();
+  found = testing::WithId(Diagnose(old, testing::TheCatalog()), "ext.cuda_major");
+  ASSERT_EQ(found.size(), 1u);
+  ASSERT_TRUE(found[0].remedy.has_value());
+  EXPECT_NE(RemedyText(*found[0].remedy).find("/venv/bin/python -m pip install --force-reinstall --no-deps --no-build-isolation --no-binary xformers"),
+            std::string::npos) << RemedyText(*found[0].remedy);
+  EXPECT_NE(testing::EvidenceText(found[0]).find("evidence.abi_no_nvcc"), std::string::npos);
 }
 
 // From 0.0.34 xformers targets torch's stable ABI: a later torch loads it, an earlier one not.
