@@ -132,6 +132,9 @@ struct Rebuild {
   std::string project;      // "" for an install from an index
   bool develop = false;
   std::string interpreter;  // the environment's python, "python" when unknown
+  // A first install from source (check's advice before anything is installed): its dependencies
+  // come with it, and nothing installed is replaced.
+  bool fresh = false;
 };
 
 // Words: advice whose details are the user's ("python -m pip install ...").

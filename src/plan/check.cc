@@ -385,6 +385,7 @@ void JudgeBuild(State& s) {
       s.result.problems.push_back({"check.cpu_on_gpu", {{"candidate", e->ToString()}, {"gpu", GpuName(s.spec)}}, {}, ""});
     } else if (outside) {
       s.result.notes.push_back({"check.build_undeclared", {{"build", e->ToString()}}});
+      s.result.unchecked.push_back("torch " + e->ToString());
     }
     return;
   }

@@ -43,6 +43,9 @@ struct CheckResult {
   std::vector<Reason> alternatives;
   MachineSpec spec;                    // the facts the pins were checked against
   std::vector<ExtensionVerdict> extensions;
+  // What the pins name that could not be checked ("torch 2.2.0a0+81ea7a4", "flash-attn 2.5.0"):
+  // no problem found is then not a fit confirmed.
+  std::vector<std::string> unchecked;
   bool ok() const { return problems.empty(); }
 };
 

@@ -5,6 +5,8 @@
 #include "catalog/extensions.h"
 #include "catalog/query.h"
 #include "core/text.h"
+#include "plan/remedy.h"
+#include "plan/remedy_text.h"
 
 namespace cudamatch {
 
@@ -28,6 +30,10 @@ struct Judged {
   std::optional<CudaVersion> cuda;   // the build's CUDA
   bool build_known = false;          // whether the build (CUDA or not) is known
 };
+
+// A torch the catalog does not list whose version names no build (NGC's 2.2.0a0+81ea7a4, a local
+// build): no extension wheel was built against it.
+bool Unpublished(const CheckResult& r, const Judged& j) { return r.release == nullptr && !j.build_known; }
 
 std::optional<Judged> JudgedTorch(const CheckResult& r) {
   if (r.release != nullptr) {
@@ -96,7 +102,16 @@ struct Ctx {
   const Catalog& c;
   std::string platform;
   CheckResult& r;
+  Shell shell;
+  std::string interpreter;  // the machine's, for the command of a build from source; "" for python
 };
+
+// Whether the catalog lists any wheel of the release, on any platform: without one, what it
+// publishes is not known, which is no evidence that it publishes nothing.
+bool HasAnyWheel(const Catalog& c, const ExtensionRelease& e) {
+  return std::any_of(c.extension_wheels.begin(), c.extension_wheels.end(),
+                     [&](const ExtensionWheel& w) { return w.package == e.package && w.version == e.version; });
+}
 
 TorchBuild BuildOf(const Judged& j) { return TorchBuild{j.torch, j.cuda, CxxAbi::kUnknown}; }
 
@@ -107,8 +122,9 @@ void JudgeTorch(Ctx& x, const Pin& pin, const ExtensionRelease& e, const Judged&
       PreferBuiltForIt(x.c, ExtensionsFor(x.c, e.package, x.platform, BuildOf(j)), x.platform, BuildOf(j));
   if (!j.cuda) {  // a CPU build or an unknown one: any release that accepts this torch
     fits.clear();
+    // Beside an unpublished torch no other release has a wheel built against it either.
     for (const ExtensionRelease* o : ExtensionReleases(x.c, e.package)) {
-      if (ExtensionAllowsTorch(*o, j.torch).value_or(false)) fits.insert(fits.begin(), o);
+      if (!Unpublished(x.r, j) && ExtensionAllowsTorch(*o, j.torch).value_or(false)) fits.insert(fits.begin(), o);
     }
   }
   if (const ExtensionRelease* alt = Nearest(fits, e.version)) {
@@ -120,13 +136,6 @@ void JudgeTorch(Ctx& x, const Pin& pin, const ExtensionRelease& e, const Judged&
   args.push_back({"date", x.c.data_date});
   args.push_back({"moved", moved ? moved->torch.Public() : "torch" + NeedText(e)});
   x.r.problems.push_back({ids.torch_moves, std::move(args), {}, moved ? PinText("torch", moved->torch) : ""});
-}
-
-// Whether the catalog lists any wheel of the release, on any platform: without one, what it
-// publishes is not known, which is no evidence that it publishes nothing.
-bool HasAnyWheel(const Catalog& c, const ExtensionRelease& e) {
-  return std::any_of(c.extension_wheels.begin(), c.extension_wheels.end(),
-                     [&](const ExtensionWheel& w) { return w.package == e.package && w.version == e.version; });
 }
 
 // A wheel chosen by torch's line was built against one release of it: a torch older than that
@@ -150,8 +159,23 @@ bool JudgeBuiltAgainst(Ctx& x, const Pin& pin, const ExtensionRelease& e, const 
   return false;
 }
 
+// Beside a torch that is no published release, every prebuilt wheel of the release was built
+// against another torch and fails to import with "undefined symbol" (Dao-AILab/flash-attention#784:
+// NGC's 2.2.0a0+81ea7a4 and flash-attn's wheel for torch 2.2; the maintainer: build it from source).
+// The fix is that build, compiled rather than fetched (SourceBuild).
+void JudgeUnpublished(Ctx& x, const Pin& pin, const ExtensionRelease& e, const Judged& j) {
+  if (!HasAnyWheel(x.c, e)) return;  // what it publishes is not known
+  Rebuild build = SourceBuild(pin.name, e.version);
+  build.fresh = true;
+  build.interpreter = x.interpreter;
+  std::string command = RemedyText(Remedy{{build}, x.shell});
+  x.r.problems.push_back({ExtensionIds().unpublished, {{"name", pin.name}, {"version", e.version.Public()}, {"torch", j.text}},
+                          {}, command});
+}
+
 void JudgeWheel(Ctx& x, const Pin& pin, const ExtensionRelease& e, const Judged& j) {
   const ExtensionMessageIds& ids = ExtensionIds();
+  if (Unpublished(x.r, j)) return JudgeUnpublished(x, pin, e, j);
   if (!j.build_known || !j.cuda) return;
   std::vector<const ExtensionWheel*> wheels = WheelsFor(x.c, e, x.platform, BuildOf(j));
   if (!wheels.empty()) {
@@ -170,6 +194,7 @@ void JudgeWheel(Ctx& x, const Pin& pin, const ExtensionRelease& e, const Judged&
                       {"torch", j.torch.Public()}, {"cuda", j.cuda->MajorMinor()}};
   if (cudas.empty() && !HasAnyWheel(x.c, e)) {
     x.r.notes.push_back({ids.wheels_unknown, {{"name", pin.name}, {"version", e.version.Public()}, {"date", x.c.data_date}}});
+    x.r.unchecked.push_back(pin.name + " " + e.version.Public());
     return;
   }
   if (cudas.empty()) {
@@ -209,6 +234,7 @@ void JudgePin(Ctx& x, const Pin& pin, const Pep440& version, bool torch_pinned) 
   x.r.extensions.push_back({pin.name, version.Public(), e != nullptr, e ? RequiresText(*e) : "", ""});
   if (e == nullptr) {
     x.r.notes.push_back({ids.not_in_catalog, {{"name", pin.name}, {"version", version.Public()}, {"date", x.c.data_date}}});
+    x.r.unchecked.push_back(pin.name + " " + version.Public());
     return;
   }
   if (!torch_pinned) NotePulled(x, pin, *e);
@@ -234,14 +260,14 @@ const ExtensionMessageIds& ExtensionIds() {
       "check.ext_no_platform",   "check.ext_not_in_catalog", "check.ext_torch_unknown", "check.ext_wheels_unknown",
       "check.ext_pulls",
       "check.ext_pulls_cpu",     "check.ext_fits",        "check.ext_built_newer", "check.ext_built_nightly",
-      "check.ext_no_wheel_pypi"};
+      "check.ext_no_wheel_pypi", "check.ext_unpublished_torch"};
   return kIds;
 }
 
 bool IsExtensionProblem(const Problem& p) {
   const ExtensionMessageIds& ids = ExtensionIds();
   for (const char* id : {ids.torch_required, ids.torch_moves, ids.no_wheel, ids.no_wheel_torch, ids.no_platform, ids.built_newer,
-                         ids.no_wheel_pypi}) {
+                         ids.no_wheel_pypi, ids.unpublished}) {
     if (p.id == id) return true;
   }
   return false;
@@ -258,7 +284,7 @@ const TorchRelease* TorchPulledByExtensions(const Catalog& c, const PinSet& pins
 }
 
 void CheckExtensionPins(const Catalog& c, const MachineSpec& spec, const PinSet& pins, CheckResult& r) {
-  Ctx x{c, spec.platform.Name(), r};
+  Ctx x{c, spec.platform.Name(), r, ShellFor(spec.platform.os), spec.interpreter};
   bool torch_pinned = std::any_of(pins.pins.begin(), pins.pins.end(), [](const Pin& p) { return p.name == "torch"; });
   for (const Pin& p : pins.pins) {
     if (!IsExtensionPin(c, p)) continue;

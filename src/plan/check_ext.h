@@ -29,11 +29,12 @@ struct ExtensionMessageIds {
   const char* built_newer;      // its wheel for torch's line was built against a newer patch; fix: move torch
   const char* built_nightly;    // note: ... built against a nightly of torch's line
   const char* no_wheel_pypi;    // its PyPI wheel for the platform installs, but serves no build of torch's CUDA
+  const char* unpublished;      // torch is no published release: no prebuilt wheel was built against it; fix: a source build
 };
 const ExtensionMessageIds& ExtensionIds();
 
 // Whether `p` is one of this judgement's problems (its fix moves the pin of args["name"], or
-// torch for torch_moves and built_newer).
+// torch for torch_moves and built_newer, or builds it from source for unpublished).
 bool IsExtensionProblem(const Problem& p);
 
 // The torch release an exact extension pin pulls in when no torch is pinned ("xformers==0.0.27"

@@ -144,11 +144,22 @@ constexpr SourceBuildSwitch kSourceBuildSwitches[] = {
     {"flash-attn", "FLASH_ATTENTION_FORCE_BUILD", "TRUE"},
 };
 
-Rebuild ExtensionRebuild(const Snapshot& s, const RemedyNeed& need) {
-  Rebuild r{need.package, need.version, need.arch_list, need.path, {}};
+}  // namespace
+
+Rebuild SourceBuild(const std::string& package, const std::optional<Pep440>& version) {
+  Rebuild r{package, version, "", "", {}};
   for (const SourceBuildSwitch& sw : kSourceBuildSwitches) {
-    if (sw.package == need.package) r.build_env.push_back({std::string(sw.name), std::string(sw.value)});
+    if (sw.package == package) r.build_env.push_back({std::string(sw.name), std::string(sw.value)});
   }
+  return r;
+}
+
+namespace {
+
+Rebuild ExtensionRebuild(const Snapshot& s, const RemedyNeed& need) {
+  Rebuild r = SourceBuild(need.package, need.version);
+  r.arch_list = need.arch_list;
+  r.cuda_home = need.path;
   r.project = need.project;
   r.develop = need.develop;
   // The environment's own interpreter, as torch's fixes name it: a bare pip may be another one's.

@@ -34,6 +34,10 @@ std::optional<PackageInstall> CompanionInstall(const Catalog& c, const Snapshot&
 // names `tag`, or, for PyPI's own build (no label), --force-reinstall.
 void ReplaceInstalledBuild(PackageInstall& p, const std::string& tag, bool from_pypi);
 
+// A build of `package` from source that compiles rather than fetches a prebuilt file (flash-attn's
+// FLASH_ATTENTION_FORCE_BUILD=TRUE): architecture list, CUDA_HOME and interpreter left to the caller.
+Rebuild SourceBuild(const std::string& package, const std::optional<Pep440>& version);
+
 // The planner's answer to the rules (diagnose/rules.h): MakePlan for the primary environment.
 const PlanQuery& ThePlanner();
 

@@ -145,8 +145,11 @@ std::string RebuildText(const Rebuild& r, Shell shell) {
     std::string build = r.develop ? " setup.py develop" : " -m pip install -e . --no-build-isolation";
     return "cd " + Quoted(r.project, shell) + (shell == Shell::kPowerShell ? "; " : " && ") + env + python + build;
   }
-  return env + python + " -m pip install --force-reinstall --no-deps --no-build-isolation --no-binary " + r.package +
-         " \"" + r.package + pin + "\"";
+  std::string replace = r.fresh ? "" : " --force-reinstall --no-deps";
+  // Without an interpreter (a machine described by flags), the user's own pip, as installs say it.
+  std::string pip = r.interpreter.empty() ? "pip install" : python + " -m pip install";
+  return env + pip + replace + " --no-build-isolation --no-binary " + r.package + " \"" + r.package +
+         pin + "\"";
 }
 
 std::string StepText(const RemedyStep& step, Shell shell) {

@@ -275,6 +275,8 @@ std::string RenderCheck(const CheckResult& r, const TextOptions& o) {
     for (const Reason& n : r.notes) notes += o.style.Dim(ReasonText(n, L)) + "\n";
     std::string what = r.release ? "torch " + r.release->torch.Public() + (r.variant ? "+" + r.variant->variant.tag : "")
                                  : "torch " + r.build;
+    // What could not be checked is said rather than called a fit.
+    if (!r.unchecked.empty()) return notes + Tr(L, "check.ok_unchecked", {{"unchecked", Join(r.unchecked, L == Lang::kZh ? "、" : ", ")}}) + "\n";
     return notes + o.style.Green(Tr(L, r.variant || !r.build.empty() ? "check.ok" : "check.ok_pins", {{"what", what}})) + "\n";
   }
   std::string out = facts;
@@ -322,6 +324,7 @@ Json CheckJson(const CheckResult& r) {
                               {"torch", OptText(e.torch)}, {"wheel", OptText(e.wheel)}});
   }
   j["extensions"] = extensions;
+  j["unchecked"] = StringList(r.unchecked);
   const MachineSpec& m = r.spec;
   j["assumed"] = Json{{"probed", m.probed}, {"root", m.root.empty() ? Json(nullptr) : Json(m.root)},
                       {"python", m.python ? Json(m.python->ToString()) : Json(nullptr)},

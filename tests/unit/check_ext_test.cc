@@ -148,6 +148,46 @@ TEST(CheckExtensions, ReleaseOutsideTheCatalogIsSaidSoNeverCalledMissing) {
   std::string text = Text(r);
   EXPECT_NE(text.find("vllm 0.4.1 is not in the catalog"), std::string::npos) << text;
   EXPECT_EQ(text.find("does not exist"), std::string::npos) << text;
+  // Nothing against the pins is no confirmed fit: the release left unchecked is named instead.
+  EXPECT_EQ(r.unchecked, std::vector<std::string>{"vllm 0.4.1"});
+  EXPECT_EQ(text.find("Pins are consistent"), std::string::npos) << text;
+  EXPECT_NE(text.find("vllm 0.4.1 could not be checked"), std::string::npos) << text;
+  EXPECT_TRUE(Check({"torch==2.4.0", "vllm==0.6.3.post1"}).unchecked.empty());
+}
+
+// Dao-AILab/flash-attention#784: NGC pytorch 23.12 (torch 2.2.0a0+81ea7a4, a build of its own);
+// `pip install flash-attn --no-build-isolation` fetched the wheel for torch 2.2 and failed with
+// "undefined symbol"; the maintainer: no prebuilt wheel can match that torch, build from source.
+// check says so, with the build that compiles (FLASH_ATTENTION_FORCE_BUILD=TRUE: otherwise
+// flash-attn's setup.py downloads the same wheel), not "Pins are consistent".
+TEST(CheckExtensions, BesideAnUnpublishedTorchAPrebuiltExtensionIsBuiltFromSource) {
+  CheckResult r = Check({"torch==2.2.0a0+81ea7a4", "flash-attn==2.6.3"});
+  EXPECT_FALSE(r.ok());
+  const Problem* p = Find(r, "check.ext_unpublished_torch");
+  ASSERT_NE(p, nullptr) << Text(r);
+  EXPECT_EQ(Arg(p->args, "torch"), "2.2.0a0+81ea7a4");
+  EXPECT_EQ(p->fix, "FLASH_ATTENTION_FORCE_BUILD=TRUE pip install --no-build-isolation --no-binary flash-attn \"flash-attn==2.6.3\"");
+  // On a probed machine, its interpreter's pip.
+  MachineSpec probed = Machine();
+  probed.interpreter = "/usr/bin/python";
+  CheckResult on_probed = Check({"torch==2.2.0a0+81ea7a4", "flash-attn==2.6.3"}, probed);
+  p = Find(on_probed, "check.ext_unpublished_torch");
+  ASSERT_NE(p, nullptr);
+  EXPECT_EQ(p->fix.find("FLASH_ATTENTION_FORCE_BUILD=TRUE /usr/bin/python -m pip install --no-build-isolation"), 0u) << p->fix;
+  // A release the catalog does not list: neither torch nor it was checked, and the text says so.
+  r = Check({"torch==2.2.0a0+81ea7a4", "flash-attn==2.5.0"});
+  EXPECT_TRUE(r.ok());
+  EXPECT_EQ(r.unchecked, (std::vector<std::string>{"torch 2.2.0a0+81ea7a4", "flash-attn 2.5.0"}));
+  std::string text = Text(r);
+  EXPECT_EQ(text.find("Pins are consistent"), std::string::npos) << text;
+  EXPECT_NE(text.find("torch 2.2.0a0+81ea7a4, flash-attn 2.5.0 could not be checked"), std::string::npos) << text;
+  // A release pinned to another torch: no other release of it has a wheel built against this
+  // torch either, so the torch pin moves (never "vllm 0.2.0 accepts torch 2.2.0a0").
+  r = Check({"torch==2.2.0a0+81ea7a4", "vllm==0.4.0"});
+  EXPECT_EQ(Find(r, "check.ext_torch"), nullptr) << Text(r);
+  p = Find(r, "check.ext_torch_moves");
+  ASSERT_NE(p, nullptr) << Text(r);
+  EXPECT_EQ(p->fix, "torch==2.1.2");
 }
 
 // hiyouga/EasyR1#27: "vllm 0.7.3 requires torch==2.5.1, but you have torch 2.4.0+cu124". vllm
