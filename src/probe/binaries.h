@@ -37,9 +37,9 @@ void ReadTorchAbi(const Fs& fs, PythonEnv& env, Trail& trail);
 // BinaryInfo::torch_lookup; the lists are dropped after (after ReadTorchAbi).
 void LookUpTorchSymbols(const Fs& fs, PythonEnv& env, Trail& trail);
 
-// Distributions of the environment that ship CUDA shared objects (torch itself excluded).
-// `plain`, when given, gets the shared objects a dist-info's RECORD listed that link no CUDA
-// library and carry no GPU code (the environment cache's prune, env_cache.h).
+// Distributions of the environment that ship shared objects linking CUDA or torch (torch itself
+// excluded). `plain`, when given, gets the shared objects a dist-info's RECORD listed that link
+// neither and carry no GPU code (the environment cache's prune, env_cache.h).
 std::vector<ExtensionInfo> ScanExtensions(const Fs& fs, const PythonEnv& env, Trail& trail,
                                           std::vector<std::string>* plain = nullptr);
 // Shared-object paths (relative to site-packages) in a RECORD file, inside site-packages only.

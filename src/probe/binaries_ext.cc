@@ -119,8 +119,8 @@ void ReadXformersBuild(const Fs& fs, ExtensionInfo& ext) {
   }
 }
 
-// The extension of `dist` from its shared objects (absolute paths), when one links CUDA.
-// `plain`, when given, gets those that do not.
+// The extension of `dist` from its shared objects (absolute paths), when one links CUDA or torch.
+// `plain`, when given, gets those that link neither.
 std::optional<ExtensionInfo> ExtensionOf(const Fs& fs, const DistFiles& dist, const std::vector<std::string>& objects,
                                          const std::string& listing, size_t& budget, Trail& trail,
                                          std::vector<std::string>* plain) {
@@ -143,7 +143,9 @@ std::optional<ExtensionInfo> ExtensionOf(const Fs& fs, const DistFiles& dist, co
     --budget;
     ++taken;
     BinaryInfo b = ReadBinary(fs, path, trail);
-    if (LinksCuda(b)) {
+    // A library linking torch's is an extension's with or without CUDA (a CPU build of
+    // torch-scatter): its torch symbols and C++ ABI are judged all the same.
+    if (LinksCuda(b) || LinksTorch(b.needed)) {
       ext.libs.push_back(std::move(b));
     } else if (plain != nullptr && b.error.empty()) {
       plain->push_back(b.path);

@@ -20,7 +20,7 @@
 //     A hand edit of a finished RECORD or METADATA that leaves its directory alone is not seen:
 //     that is the one case the cache trusts the installers' way of writing for;
 //   - for the same reason, the shared objects such a RECORD lists that the scan read and found
-//     to link no CUDA library and to carry no GPU code (orjson, PyYAML's _yaml, cryptography's
+//     to link neither CUDA nor torch and to carry no GPU code (orjson, PyYAML's _yaml, cryptography's
 //     bindings): they decide no verdict, and an installer replaces them only by replacing the
 //     dist-info. Replacing one by hand, in place, with a CUDA build is not seen. The shared
 //     objects of extensions and torch's own libraries stay dependencies.
@@ -35,7 +35,7 @@
 // directories, cudamatch's version and the catalog's date. An entry is not written when a path
 // the scan looked at (dropped ones included) changed less than two seconds before the scan began
 // (a change within the same clock tick could leave its times as they were), when anything could
-// not be read, or for a Windows tree. Format: a line "cudamatch-env-cache 7", a line with the
+// not be read, or for a Windows tree. Format: a line "cudamatch-env-cache 8", a line with the
 // Checksum64 (core/text.h) of the rest, then the entry's values (env_cache_codec.cc); an entry that does
 // not parse, fails its checksum or names another key is ignored (and replaced).
 #pragma once
@@ -65,8 +65,8 @@ struct EnvScan {
   std::vector<Evidence> torch_trail;      // the binaries probe's, torch's libraries
   std::vector<Evidence> extension_trail;  // the binaries probe's, the extensions
   std::vector<FileSig> deps;
-  // Shared objects a finished dist-info's RECORD listed that link no CUDA library and carry no
-  // GPU code: not dependencies (Prune, env_cache.cc); not kept in the entry.
+  // Shared objects a finished dist-info's RECORD listed that link neither CUDA nor torch and
+  // carry no GPU code: not dependencies (Prune, env_cache.cc); not kept in the entry.
   std::vector<std::string> plain_objects;
 };
 

@@ -1,4 +1,4 @@
-// The environment cache's file: "cudamatch-env-cache 7\n", the checksum of the rest and "\n",
+// The environment cache's file: "cudamatch-env-cache 8\n", the checksum of the rest and "\n",
 // then the entry as a sequence of values (core/value_codec.h) in this order: key, deps, packages,
 // extensions, and the python, torch and extension trails. Read back value by value; anything else
 // where a value is expected makes the entry unreadable.
@@ -11,7 +11,7 @@ namespace cudamatch {
 
 namespace {
 
-constexpr std::string_view kMagic = "cudamatch-env-cache 7\n";
+constexpr std::string_view kMagic = "cudamatch-env-cache 8\n";
 
 void OptInt(Writer& w, const std::optional<int64_t>& v) {
   if (v) w.Int(*v);

@@ -270,15 +270,16 @@ struct EditableInstall {
   std::string source;   // the site-packages file that named it (direct_url.json, the .egg-link)
 };
 
-// An installed distribution that ships CUDA shared objects (torchvision, xformers, flash_attn, ...).
-// One whose libraries link torch's (LinksTorch) is a torch extension, built against one torch; one
-// that links CUDA only (cupy-cuda12x, bitsandbytes' libraries loaded with ctypes) is a CUDA package.
+// An installed distribution that ships shared objects linking CUDA or torch (torchvision, xformers,
+// flash_attn, a CPU build of torch-scatter, ...). One whose libraries link torch's (LinksTorch) is a
+// torch extension, built against one torch, with or without CUDA; one that links CUDA only
+// (cupy-cuda12x, bitsandbytes' libraries loaded with ctypes) is a CUDA package.
 struct ExtensionInfo {
   std::string name;  // normalized distribution name
   std::optional<Pep440> version;
   std::string metadata_path;             // its METADATA
   std::vector<std::string> torch_pins;  // Requires-Dist on torch/torchvision/torchaudio: "torch==2.4.1"
-  std::vector<BinaryInfo> libs;          // the CUDA shared objects among its files
+  std::vector<BinaryInfo> libs;          // the shared objects among its files linking CUDA or torch
   // The wheel pip installed it from, when direct_url.json names one (flash_attn-2.7.4.post1+
   // cu12torch2.6cxx11abiFALSE-cp311-cp311-linux_x86_64.whl), and the C++ ABI its name states.
   std::string wheel_file;

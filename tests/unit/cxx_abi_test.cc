@@ -231,5 +231,53 @@ TEST(CxxAbiRule, SameAbiIsQuiet) {
   EXPECT_TRUE(Abi(Probed(t, "2.7.0")).empty());
 }
 
+// rusty1s/pytorch_sparse#104: a CPU-only conda environment (conda-forge's torch 1.7.0, built with
+// the new C++ ABI) and torch-scatter from PyG's CPU wheels (`-f .../torch-1.7.0+cpu.html`, the old
+// ABI of the PyTorch wheels): "_version.so: undefined symbol: _ZN5torch3jit17parseSchemaOrNameERKSs".
+// A library that links torch but no CUDA is an extension all the same, judged on its torch symbols.
+TEST(CxxAbiRule, ACpuOnlyExtensionIsJudgedToo) {
+  if (testing::kWindowsBuild) GTEST_SKIP() << "builds ELF objects with g++";
+  TempDir t;
+  const char* torch_cpu = "#include <string>\nnamespace torch { namespace jit { void parseSchemaOrName(const std::string& s) { (void)s; } }}\n";
+  const char* ext = "#include <string>\nnamespace torch { namespace jit { void parseSchemaOrName(const std::string&); }}\n"
+                    "extern \"C\" long cuda_version() { torch::jit::parseSchemaOrName(std::string(\"torch_scatter::cuda_version\")); return -1; }\n";
+  std::string c10 = t.Write("c10.cc", kC10), cpu = t.Write("cpu.cc", torch_cpu), e = t.Write("ext.cc", ext), stub = t.Mkdir("stub");
+  t.Mkdir("site/torch/lib");
+  t.Mkdir("site/torch_scatter");
+  if (!Gxx("-D_GLIBCXX_USE_CXX11_ABI=1 -Wl,-soname,libc10.so -o " + t.path() + "/site/torch/lib/libc10.so " + c10) ||
+      !Gxx("-D_GLIBCXX_USE_CXX11_ABI=1 -Wl,-soname,libtorch_cpu.so -o " + t.path() + "/site/torch/lib/libtorch_cpu.so " + cpu) ||
+      !Gxx("-D_GLIBCXX_USE_CXX11_ABI=0 -Wl,-soname,libc10.so -o " + stub + "/libc10.so " + c10) ||
+      !Gxx("-D_GLIBCXX_USE_CXX11_ABI=0 -Wl,-soname,libtorch_cpu.so -o " + stub + "/libtorch_cpu.so " + cpu) ||
+      !Gxx("-D_GLIBCXX_USE_CXX11_ABI=0 -Wl,--no-as-needed -o " + t.path() + "/site/torch_scatter/_version.so " + e + " -L" +
+           stub + " -lc10 -ltorch_cpu")) {
+    GTEST_SKIP() << "no g++";
+  }
+  std::string info = "torch_scatter-2.0.5.dist-info";
+  t.Write("site/" + info + "/METADATA", "Metadata-Version: 2.1\nName: torch-scatter\nVersion: 2.0.5\nRequires-Python: >=3.6\n");
+  t.Write("site/" + info + "/INSTALLER", "pip\n");
+  auto line = [&](const std::string& rel) {
+    std::string host = t.path() + "/site/" + rel;
+    return rel + "," + testing::RecordHash(host) + "," + std::to_string(std::filesystem::file_size(host)) + "\n";
+  };
+  t.Write("site/" + info + "/RECORD", line(info + "/INSTALLER") + line(info + "/METADATA") + info + "/RECORD,,\n" +
+                                          line("torch_scatter/_version.so"));
+  Snapshot cpu_only;  // no driver, no GPU
+  cpu_only.host.os_id = "ubuntu";
+  Snapshot s = testing::ProbedSite(t.path(), cpu_only, "/opt/conda/envs/tree", PythonKind::kConda, "3.9", "1.7.0", "");
+  ASSERT_EQ(s.pythons[0].extensions.size(), 1u);
+  const ExtensionInfo& x = s.pythons[0].extensions[0];
+  EXPECT_EQ(x.name, "torch-scatter");
+  ASSERT_EQ(x.libs.size(), 1u);
+  EXPECT_FALSE(x.libs[0].code.has_value());
+  auto found = Abi(s);
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(ArgValue(found[0], "abi"), "_GLIBCXX_USE_CXX11_ABI=0");
+  EXPECT_NE(ArgValue(found[0], "symbol").find("torch::jit::parseSchemaOrName"), std::string::npos) << ArgValue(found[0], "symbol");
+  // A CPU torch: the rebuild needs no nvcc, and nothing says to install one.
+  std::string fix = FixText(s, found[0]);
+  EXPECT_NE(fix.find("--no-binary torch-scatter \"torch-scatter==2.0.5\""), std::string::npos) << fix;
+  EXPECT_EQ(testing::EvidenceText(found[0]).find("evidence.abi_no_nvcc"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace cudamatch

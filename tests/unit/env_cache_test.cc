@@ -470,7 +470,7 @@ TEST_F(EnvCacheTest, DamagedOrForeignEntriesAreIgnoredAndReplaced) {
   damage([](std::string t) {  // a valid entry of another key, under this name
     std::string body = t.substr(t.find('\n', 22) + 1);
     body.replace(body.find(':') + 1, 9, "CUDAMATCH");  // the key, the entry's first value
-    return "cudamatch-env-cache 7\n" + EnvCacheChecksum(body) + "\n" + body;
+    return "cudamatch-env-cache 8\n" + EnvCacheChecksum(body) + "\n" + body;
   });
 }
 
@@ -593,7 +593,7 @@ TEST(EnvCacheCodec, KeepsEveryFieldAndRejectsEveryCutPayload) {
   // The same entry written again is the same text.
   EXPECT_EQ(EncodeEnvScan("key 1", *back), text);
 
-  std::string head = "cudamatch-env-cache 7\n";
+  std::string head = "cudamatch-env-cache 8\n";
   ASSERT_EQ(text->substr(0, head.size()), head);
   std::string payload = text->substr(head.size() + 17);
   auto framed = [&](const std::string& p) { return head + EnvCacheChecksum(p) + "\n" + p; };
@@ -688,7 +688,7 @@ TEST(EnvCacheCli, AnEntryCutHalfWayUnderAValidChecksumIsIgnored) {
   std::vector<std::string> env = CliEnv(t);
   auto plain = testing::RunCudamatch({"doctor", "-v", "--root", machine}, env);
   testing::RunCudamatch({"doctor", "-v", "--root", machine, "--cache"}, env);
-  const std::string head = "cudamatch-env-cache 7\n";
+  const std::string head = "cudamatch-env-cache 8\n";
   size_t cut = 0;
   for (const auto& e : stdfs::directory_iterator(t.path() + "/c")) {
     if (e.path().filename().string().rfind("env-", 0) != 0) continue;

@@ -141,7 +141,8 @@ Snapshot ProbedSite(const std::string& root, Snapshot machine, const std::string
   PackageInfo torch;
   torch.name = "torch";
   torch.version = Pep440::Parse(torch_version).value();
-  torch.cuda = CudaVersion::Parse(torch_cuda).value();
+  if (torch_cuda.empty()) torch.cuda_none = true;  // a CPU build
+  else torch.cuda = CudaVersion::Parse(torch_cuda).value();
   env.packages["torch"] = torch;
   machine.pythons.push_back(env);
   auto fs = MakeRealFs(root);
