@@ -72,10 +72,11 @@ int EnvIndex(const Snapshot& s, const PythonEnv& env);
 RemedyNeed Need(RemedyNeed::Kind kind);
 // The first toolkit with nvcc of CUDA `major` on the machine, or nullptr.
 const ToolkitInfo* NvccOfMajor(const Snapshot& s, int major);
-// The rebuild of extension `e` from source (rules_binaries.cc) with the nvcc of torch's CUDA major
-// (CUDA_HOME); an editable install is rebuilt in its project directory, the way it was installed,
-// for every GPU present. Without that nvcc, `evidence` (when given) gets the toolkit to install.
-RemedyNeed RebuildNeed(const Snapshot& s, const PythonEnv& env, const ExtensionInfo& e, std::string arch_list,
+// The rebuild of extension `e` from source against the installed torch (rules_binaries.cc): for
+// every GPU present (TORCH_CUDA_ARCH_LIST) with the nvcc of torch's CUDA major (CUDA_HOME) beside
+// a CUDA torch; an editable install in its project directory, the way it was installed. Without
+// that nvcc, `evidence` (when given) gets the toolkit to install.
+RemedyNeed RebuildNeed(const Snapshot& s, const PythonEnv& env, const ExtensionInfo& e,
                        std::vector<EvidenceItem>* evidence = nullptr);
 // Whether a Requires-Dist of `ext` on torch excludes the torch installed in `env` (ext.torch_pin).
 bool TorchPinUnmet(const PythonEnv& env, const ExtensionInfo& ext);

@@ -96,7 +96,7 @@ RemedyNeed AbiNeed(const Snapshot& s, const Catalog& c, const PythonEnv& env, co
       return need;
     }
   }
-  return RebuildNeed(s, env, ext, "", &evidence);
+  return RebuildNeed(s, env, ext, &evidence);
 }
 
 void AddWheelEvidence(const ExtensionInfo& ext, bool torch_cxx11, std::vector<EvidenceItem>& evidence) {
@@ -156,10 +156,10 @@ RemedyNeed MissingSymbolNeed(const Snapshot& s, const Catalog& c, const PythonEn
                              const ExtensionInfo& ext, const std::optional<TorchAbi>& abi,
                              std::vector<EvidenceItem>& evidence) {
   // An editable install is rebuilt where it lives, against this torch.
-  if (ext.editable || !PublishedTorch(*torch.version)) return RebuildNeed(s, env, ext, "", &evidence);
+  if (ext.editable || !PublishedTorch(*torch.version)) return RebuildNeed(s, env, ext, &evidence);
   RemedyNeed need = BuiltTorchNeed(s, c, env, torch, ext, nullptr);
   if (need.kind != RemedyNeed::Kind::kExtensionRebuild) return need;
-  return abi ? AbiNeed(s, c, env, torch, ext, abi->cxx11, evidence) : RebuildNeed(s, env, ext, "", &evidence);
+  return abi ? AbiNeed(s, c, env, torch, ext, abi->cxx11, evidence) : RebuildNeed(s, env, ext, &evidence);
 }
 
 }  // namespace

@@ -42,23 +42,22 @@ std::optional<Pep440> ExactPin(const SpecifierSet& spec) {
 
 }  // namespace
 
-// The rebuild of `e`; an editable install is rebuilt in its project directory, the way it was
-// installed, for every GPU present (its source tree is built once for the machine). CUDA_HOME is
-// the nvcc of torch's CUDA major when the machine has one; without one, `evidence` (when given)
+// The rebuild of `e` against the installed torch; an editable install is rebuilt in its project
+// directory, the way it was installed. Beside a CUDA torch it is built for every GPU present
+// (TORCH_CUDA_ARCH_LIST: one build serves the machine, and a mixed one needs all), and CUDA_HOME
+// is the nvcc of torch's CUDA major when the machine has one; without one, `evidence` (when given)
 // says which toolkit to install first.
-RemedyNeed RebuildNeed(const Snapshot& s, const PythonEnv& env, const ExtensionInfo& e, std::string arch_list,
-                       std::vector<EvidenceItem>* evidence) {
+RemedyNeed RebuildNeed(const Snapshot& s, const PythonEnv& env, const ExtensionInfo& e, std::vector<EvidenceItem>* evidence) {
   RemedyNeed need = Need(RemedyNeed::Kind::kExtensionRebuild);
   need.package = e.name;
   need.version = e.version;
-  need.arch_list = std::move(arch_list);
   if (e.editable) {
     need.project = e.editable->project;
     need.develop = e.editable->mode == EditableMode::kDevelop;
-    if (!need.arch_list.empty()) need.arch_list = EveryGpuArch(s);
   }
   auto torch = env.packages.find("torch");
   if (torch == env.packages.end() || !torch->second.cuda) return need;
+  need.arch_list = EveryGpuArch(s);
   int major = torch->second.cuda->major;
   if (const ToolkitInfo* t = NvccOfMajor(s, major)) {
     need.path = t->path;
@@ -218,7 +217,7 @@ void CheckExtensionKernels(const Snapshot& s, const Catalog&, const PlanQuery&, 
           std::vector<EvidenceItem> evidence = {
               Ev("evidence.gpu_cc", {{"gpu", gpu.name}, {"cc", gpu.cc->ToString()}, {"source", gpu.cc_source}}),
               CodeEvidence(lib.path, *lib.code)};
-          RemedyNeed need = of_torch ? RebuildNeed(s, env, ext, gpu.cc->ToString(), &evidence) : RemedyNeed{};
+          RemedyNeed need = of_torch ? RebuildNeed(s, env, ext, &evidence) : RemedyNeed{};
           out.push_back(EmitFor(s, env, of_torch ? "ext.no_kernels" : "cudapkg.no_kernels",
                                 {{"env", env.prefix}, {"package", ExtLabel(ext)}, {"gpu", gpu.name},
                                  {"gpus", GroupLabel(s.gpus, group)}, {"count", std::to_string(group.members.size())},
@@ -384,7 +383,7 @@ RemedyNeed BuiltTorchNeed(const Snapshot& s, const Catalog& c, const PythonEnv& 
       }
     }
   }
-  return RebuildNeed(s, env, ext, "", evidence);
+  return RebuildNeed(s, env, ext, evidence);
 }
 
 void CheckExtensionBuiltTorch(const Snapshot& s, const Catalog& c, const PlanQuery&, std::vector<Finding>& out) {

@@ -73,6 +73,30 @@ TEST(BinaryRules, ExtensionWithoutTheGpusArchitectureIsAnError) {
   EXPECT_NE(RemedyText(found[0].remedy).find("TORCH_CUDA_ARCH_LIST=\"7.5\""), std::string::npos) << RemedyText(found[0].remedy);
 }
 
+// One rebuild serves the whole machine: on a GeForce RTX 2080 Ti beside a GTX 1080 Ti, an
+// extension built for the 2080 Ti alone fails on the 1080 Ti, and one rebuilt for the 1080 Ti alone
+// would fail on the 2080 Ti. Its list names both (and CUDA_HOME the toolkit of torch's CUDA major).
+TEST(BinaryRules, RebuildCoversEveryGpuPresent) {
+  Snapshot s = Machine("NVIDIA GeForce RTX 2080 Ti", "7.5");
+  GpuInfo pascal;
+  pascal.name = "NVIDIA GeForce GTX 1080 Ti";
+  pascal.cc = ComputeCapability::Parse("6.1").value();
+  pascal.cc_source = "catalog";
+  s.gpus.push_back(pascal);
+  ToolkitInfo tk;
+  tk.path = "/usr/local/cuda-12.1";
+  tk.version = CudaVersion::Parse("12.1").value();
+  tk.has_nvcc = true;
+  s.toolkits.push_back(tk);
+  s.pythons[0].extensions.push_back(Ext("mmcv", "2.1.0", Lib("/venv/site/mmcv/_ext.so", {75}, {}, kTorchLinks)));
+  auto found = WithId(Diagnose(s, TheCatalog()), "ext.no_kernels");
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(Arg(found[0], "sm"), "sm_61");
+  EXPECT_EQ(RemedyText(found[0].remedy).rfind("TORCH_CUDA_ARCH_LIST=\"6.1;7.5\" CUDA_HOME=/usr/local/cuda-12.1 /venv/bin/python -m pip install", 0),
+            0u)
+      << RemedyText(found[0].remedy);
+}
+
 // flash-attn 2.x compiles for sm_80 and sm_90 only: on a T4 no rebuild for 7.5 runs, so the
 // finding is ext.gpu_unsupported with no fix command, not ext.no_kernels with a rebuild.
 TEST(BinaryRules, FlashAttention2BelowAmpereIsUnsupportedNotRebuilt) {
