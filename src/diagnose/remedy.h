@@ -58,6 +58,10 @@ struct RemedyNeed {
   std::string os_id, branch, path, arch_list;
   std::string project;   // kExtensionRebuild of an editable install: its project directory
   bool develop = false;  // ... installed by setup.py develop (else pip install -e)
+  // kExtensionRebuild: whether the rebuild must compile. A package whose setup.py fetches the
+  // prebuilt file named after this torch (flash-attn, mamba-ssm, causal-conv1d) is told to compile
+  // unless that file is the fix (another CUDA or cuDNN major: the one for torch's CUDA).
+  bool fetch_ok = false;
   std::vector<std::string> names;
   int gcc = 0;
   bool reinstall = false;  // kNvidiaWheels: the wheels are installed but lack their files

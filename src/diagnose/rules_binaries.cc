@@ -249,6 +249,7 @@ void CheckExtensionRuntime(const Snapshot& s, const Catalog& c, const PlanQuery&
           std::vector<EvidenceItem> evidence = {Ev("evidence.needed", {{"file", lib.path}, {"soname", cudart->first}}),
                                                 TorchEvidence(env, torch)};
           RemedyNeed need = BuiltTorchNeed(s, c, env, torch, ext, &evidence);
+          need.fetch_ok = true;
           out.push_back(EmitFor(s, env, "ext.cuda_major",
                                 {{"env", env.prefix}, {"package", ExtLabel(ext)}, {"file", lib.path},
                                  {"soname", cudart->first}, {"major", std::to_string(cudart->second)},
@@ -262,6 +263,7 @@ void CheckExtensionRuntime(const Snapshot& s, const Catalog& c, const PlanQuery&
               Ev("evidence.needed", {{"file", lib.path}, {"soname", cudnn->first}}), TorchEvidence(env, torch),
               Ev("evidence.torch_links", {{"soname", "libcudnn.so." + std::to_string(*torch_cudnn)}})};
           RemedyNeed need = BuiltTorchNeed(s, c, env, torch, ext, &evidence);
+          need.fetch_ok = true;
           out.push_back(EmitFor(s, env, "ext.cudnn_major",
                                 {{"env", env.prefix}, {"package", ExtLabel(ext)}, {"file", lib.path},
                                  {"soname", cudnn->first}, {"torch", torch.version->ToString()},

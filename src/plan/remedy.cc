@@ -142,6 +142,11 @@ constexpr SourceBuildSwitch kSourceBuildSwitches[] = {
     // unless FLASH_ATTENTION_FORCE_BUILD is "TRUE" (no other value): a plain --no-binary rebuild
     // installs the very file that failed (Dao-AILab/flash-attention#784).
     {"flash-attn", "FLASH_ATTENTION_FORCE_BUILD", "TRUE"},
+    // state-spaces/mamba setup.py: FORCE_BUILD = os.getenv("MAMBA_FORCE_BUILD", "FALSE") == "TRUE";
+    // otherwise CachedWheelsCommand downloads mamba_ssm-V+cuXtorchM.Ncxx11abiB from the release.
+    {"mamba-ssm", "MAMBA_FORCE_BUILD", "TRUE"},
+    // Dao-AILab/causal-conv1d setup.py: the same, with CAUSAL_CONV1D_FORCE_BUILD.
+    {"causal-conv1d", "CAUSAL_CONV1D_FORCE_BUILD", "TRUE"},
 };
 
 }  // namespace
@@ -158,6 +163,7 @@ namespace {
 
 Rebuild ExtensionRebuild(const Snapshot& s, const RemedyNeed& need) {
   Rebuild r = SourceBuild(need.package, need.version);
+  if (need.fetch_ok) r.build_env.clear();  // the file its setup.py fetches for this torch is the fix
   r.arch_list = need.arch_list;
   r.cuda_home = need.path;
   r.project = need.project;

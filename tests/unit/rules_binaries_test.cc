@@ -160,6 +160,30 @@ TEST(BinaryRules, ExtensionLinkingAnotherCudaMajorIsAnError) {
   EXPECT_TRUE(WithId(Diagnose(s, TheCatalog()), "ext.cuda_major").empty());
 }
 
+// mamba-ssm's and causal-conv1d's setup.py (as flash-attn's) download the release asset named
+// after torch's CUDA major, torch line and C++ ABI unless MAMBA_FORCE_BUILD / CAUSAL_CONV1D_FORCE_BUILD
+// is TRUE. NVlabs/MambaVision#12: torch 2.1.2 with CUDA 12.1, mamba_ssm 1.0.1's selective_scan_cuda
+// needing libcudart.so.11.0. The asset for CUDA 12 is the fix, so the rebuild may fetch it; for
+// a GPU its code lacks, the asset lacks it too, so the rebuild must compile.
+TEST(BinaryRules, PackagesThatFetchTheirAssetCompileOnlyWhereTheAssetIsNoFix) {
+  Snapshot s = Machine("NVIDIA GeForce RTX 4090", "8.9");
+  s.pythons[0].packages["torch"].version = Pep440::Parse("2.1.2+cu121").value();
+  s.pythons[0].extensions.push_back(Ext(
+      "mamba-ssm", "1.0.1", Lib("/venv/site/selective_scan_cuda.so", {70, 80, 90}, {}, {"libcudart.so.11.0", "libc10.so", "libtorch.so"})));
+  auto found = WithId(Diagnose(s, TheCatalog()), "ext.cuda_major");
+  ASSERT_EQ(found.size(), 1u);
+  std::string fix = RemedyText(found[0].remedy);
+  EXPECT_NE(fix.find("--no-binary mamba-ssm \"mamba-ssm==1.0.1\""), std::string::npos) << fix;
+  EXPECT_EQ(fix.find("MAMBA_FORCE_BUILD"), std::string::npos) << fix;
+  Snapshot blackwell = Machine("NVIDIA GeForce RTX 5090", "12.0");
+  blackwell.pythons[0].extensions.push_back(
+      Ext("causal-conv1d", "1.4.0", Lib("/venv/site/causal_conv1d_cuda.so", {75, 80, 87, 90}, {}, kTorchLinks)));
+  found = WithId(Diagnose(blackwell, TheCatalog()), "ext.no_kernels");
+  ASSERT_EQ(found.size(), 1u);
+  fix = RemedyText(found[0].remedy);
+  EXPECT_NE(fix.find("CAUSAL_CONV1D_FORCE_BUILD=TRUE "), std::string::npos) << fix;
+}
+
 TEST(BinaryRules, ExtensionLinkingAnotherCudnnMajorIsAnError) {
   Snapshot s = Machine("NVIDIA GeForce RTX 4090", "8.9");
   RuntimeLib cudnn;
