@@ -15,13 +15,17 @@ using testing::WithId;
 
 using testing::TheCatalog;
 
-Snapshot Machine(const char* gpu, const char* cc) {
-  Snapshot s = testing::MachineWithDriver("570.133.07", "12.8");
+GpuInfo Gpu(const char* name, const char* cc) {
   GpuInfo g;
-  g.name = gpu;
+  g.name = name;
   g.cc = ComputeCapability::Parse(cc).value();
   g.cc_source = "catalog";
-  s.gpus.push_back(g);
+  return g;
+}
+
+Snapshot Machine(const char* gpu, const char* cc) {
+  Snapshot s = testing::MachineWithDriver("570.133.07", "12.8");
+  s.gpus.push_back(Gpu(gpu, cc));
   PythonEnv env;
   env.prefix = "/venv";
   env.kind = PythonKind::kVenv;
@@ -78,11 +82,7 @@ TEST(BinaryRules, ExtensionWithoutTheGpusArchitectureIsAnError) {
 // would fail on the 2080 Ti. Its list names both (and CUDA_HOME the toolkit of torch's CUDA major).
 TEST(BinaryRules, RebuildCoversEveryGpuPresent) {
   Snapshot s = Machine("NVIDIA GeForce RTX 2080 Ti", "7.5");
-  GpuInfo pascal;
-  pascal.name = "NVIDIA GeForce GTX 1080 Ti";
-  pascal.cc = ComputeCapability::Parse("6.1").value();
-  pascal.cc_source = "catalog";
-  s.gpus.push_back(pascal);
+  s.gpus.push_back(Gpu("NVIDIA GeForce GTX 1080 Ti", "6.1"));
   ToolkitInfo tk;
   tk.path = "/usr/local/cuda-12.1";
   tk.version = CudaVersion::Parse("12.1").value();
