@@ -135,7 +135,9 @@ struct Rebuild {
   //   cd PROJECT && python setup.py develop                           (setup.py develop)
   std::string project;      // "" for an install from an index
   bool develop = false;
-  std::string interpreter;  // the environment's python, "python" when unknown
+  // The environment's python ("python" when its path is unknown); "" for a machine described by
+  // flags, whose user's own `pip` installs.
+  std::string interpreter;
   // A first install from source (check's advice before anything is installed): its dependencies
   // come with it, and nothing installed is replaced.
   bool fresh = false;

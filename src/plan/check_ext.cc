@@ -103,7 +103,7 @@ struct Ctx {
   std::string platform;
   CheckResult& r;
   Shell shell;
-  std::string interpreter;  // the machine's, for the command of a build from source; "" for python
+  std::string interpreter;  // the machine's, for the command of a build from source; "" for a bare pip
 };
 
 // Whether the catalog lists any wheel of the release, on any platform: without one, what it
@@ -123,8 +123,10 @@ void JudgeTorch(Ctx& x, const Pin& pin, const ExtensionRelease& e, const Judged&
   if (!j.cuda) {  // a CPU build or an unknown one: any release that accepts this torch
     fits.clear();
     // Beside an unpublished torch no other release has a wheel built against it either.
-    for (const ExtensionRelease* o : ExtensionReleases(x.c, e.package)) {
-      if (!Unpublished(x.r, j) && ExtensionAllowsTorch(*o, j.torch).value_or(false)) fits.insert(fits.begin(), o);
+    if (!Unpublished(x.r, j)) {
+      for (const ExtensionRelease* o : ExtensionReleases(x.c, e.package)) {
+        if (ExtensionAllowsTorch(*o, j.torch).value_or(false)) fits.insert(fits.begin(), o);
+      }
     }
   }
   if (const ExtensionRelease* alt = Nearest(fits, e.version)) {
@@ -165,7 +167,7 @@ bool JudgeBuiltAgainst(Ctx& x, const Pin& pin, const ExtensionRelease& e, const 
 // The fix is that build, compiled rather than fetched (SourceBuild).
 void JudgeUnpublished(Ctx& x, const Pin& pin, const ExtensionRelease& e, const Judged& j) {
   if (!HasAnyWheel(x.c, e)) return;  // what it publishes is not known
-  Rebuild build = SourceBuild(pin.name, e.version);
+  Rebuild build = SourceBuild(pin.name, e.version, true);
   build.fresh = true;
   build.interpreter = x.interpreter;
   std::string command = RemedyText(Remedy{{build}, x.shell});

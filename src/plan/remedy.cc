@@ -151,10 +151,10 @@ constexpr SourceBuildSwitch kSourceBuildSwitches[] = {
 
 }  // namespace
 
-Rebuild SourceBuild(const std::string& package, const std::optional<Pep440>& version) {
+Rebuild SourceBuild(const std::string& package, const std::optional<Pep440>& version, bool compile) {
   Rebuild r{package, version, "", "", {}};
   for (const SourceBuildSwitch& sw : kSourceBuildSwitches) {
-    if (sw.package == package) r.build_env.push_back({std::string(sw.name), std::string(sw.value)});
+    if (compile && sw.package == package) r.build_env.push_back({std::string(sw.name), std::string(sw.value)});
   }
   return r;
 }
@@ -162,8 +162,8 @@ Rebuild SourceBuild(const std::string& package, const std::optional<Pep440>& ver
 namespace {
 
 Rebuild ExtensionRebuild(const Snapshot& s, const RemedyNeed& need) {
-  Rebuild r = SourceBuild(need.package, need.version);
-  if (need.fetch_ok) r.build_env.clear();  // the file its setup.py fetches for this torch is the fix
+  // Where the file its setup.py fetches for this torch is the fix, it need not compile.
+  Rebuild r = SourceBuild(need.package, need.version, !need.fetch_ok);
   r.arch_list = need.arch_list;
   r.cuda_home = need.path;
   r.project = need.project;

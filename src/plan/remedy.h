@@ -34,9 +34,10 @@ std::optional<PackageInstall> CompanionInstall(const Catalog& c, const Snapshot&
 // names `tag`, or, for PyPI's own build (no label), --force-reinstall.
 void ReplaceInstalledBuild(PackageInstall& p, const std::string& tag, bool from_pypi);
 
-// A build of `package` from source that compiles rather than fetches a prebuilt file (flash-attn's
-// FLASH_ATTENTION_FORCE_BUILD=TRUE): architecture list, CUDA_HOME and interpreter left to the caller.
-Rebuild SourceBuild(const std::string& package, const std::optional<Pep440>& version);
+// A build of `package` from source; with `compile`, one that compiles rather than fetches the
+// prebuilt file its setup.py names after torch (flash-attn's FLASH_ATTENTION_FORCE_BUILD=TRUE).
+// Architecture list, CUDA_HOME and interpreter are left to the caller.
+Rebuild SourceBuild(const std::string& package, const std::optional<Pep440>& version, bool compile);
 
 // The planner's answer to the rules (diagnose/rules.h): MakePlan for the primary environment.
 const PlanQuery& ThePlanner();
